@@ -1,0 +1,6 @@
+#include <iostream>
+
+int main() {
+  std::cout << "trainsim\n";
+  return 0;
+}

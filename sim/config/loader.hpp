@@ -1,0 +1,39 @@
+// YAML → specs. The only place in trainsim that sees yaml-cpp. Every error is a ConfigError
+// naming the file, line, key path and value, and what would be valid.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/config/platform_spec.hpp"
+#include "sim/config/run_spec.hpp"
+
+namespace trainsim {
+
+// Directory holding platforms/ and workloads/: $TRAINSIM_DATA_DIR if set, else the source tree
+// the binary was built from.
+[[nodiscard]] std::filesystem::path data_dir();
+
+// `name_or_path` is either a path to a YAML file (contains '/' or ends in .yaml) or a preset
+// name resolved as <data_dir>/platforms/<name>.yaml (resp. workloads/models/<name>.yaml).
+[[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path);
+[[nodiscard]] ModelSpec load_model(const std::string& name_or_path);
+// Loads a run and the model and platform it names (relative paths resolve against the run
+// file's folder first, then presets), applies `overrides` ("key.path=value", e.g.
+// "strategy.tp=4" or "platform.tiers.1.bandwidth=100GBps"), then checks every rule that
+// involves only the inputs (degrees multiply to devices, tp divides heads and kv_heads, ...).
+[[nodiscard]] RunSpec load_run(const std::filesystem::path& file,
+                               const std::vector<std::string>& overrides = {});
+
+// Preset names found under data_dir(), sorted, with their description line.
+struct PresetInfo {
+  std::string name;
+  std::string description;
+  std::filesystem::path path;
+};
+[[nodiscard]] std::vector<PresetInfo> list_platform_presets();
+[[nodiscard]] std::vector<PresetInfo> list_model_presets();
+[[nodiscard]] std::vector<PresetInfo> list_run_presets();
+
+}  // namespace trainsim

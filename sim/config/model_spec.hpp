@@ -1,0 +1,38 @@
+// A model architecture, as plain data parsed from workloads/models/*.yaml (keys = field names).
+// Sequence length is not here: it belongs to the run.
+#pragma once
+#include <string>
+
+namespace trainsim {
+
+enum class NormKind { kLayerNorm, kRmsNorm };
+
+struct MoeSpec {
+  int experts = 0;                 // routed experts per MoE layer (0 = dense model)
+  int top_k = 1;                   // experts each token is routed to
+  int expert_ffn_hidden = 0;       // FFN hidden size of one expert
+  int shared_experts = 0;          // always-active experts (DeepSeek), each of expert_ffn_hidden
+  int first_dense_layers = 0;      // leading layers that keep a dense FFN (DeepSeek-V3: 3)
+  int layer_frequency = 1;         // every k-th layer after those is MoE (1 = all)
+  double capacity_factor = 1.0;    // tokens an expert accepts, relative to an even share
+};
+
+struct ModelSpec {
+  std::string name;
+  std::string description;
+  std::string source_file;
+  int layers = 0;                  // transformer blocks
+  int hidden = 0;                  // model width h
+  int heads = 0;                   // attention (query) heads a
+  int kv_heads = 0;                // key/value heads (GQA/MQA); 0 in YAML means = heads
+  int head_dim = 0;                // 0 in YAML means hidden / heads
+  int ffn_hidden = 0;              // dense FFN width; 0 in YAML means 4 * hidden
+  bool gated_ffn = false;          // SwiGLU-style: three FFN matrices instead of two
+  int vocab = 0;                   // vocabulary size V
+  bool tied_embeddings = false;    // output layer shares the input embedding
+  NormKind norm = NormKind::kLayerNorm;
+  MoeSpec moe;                     // moe.experts == 0 for dense models
+  bool is_moe() const { return moe.experts > 0; }
+};
+
+}  // namespace trainsim

@@ -1,0 +1,75 @@
+// A cluster, as plain data parsed from platforms/*.yaml. The YAML mirrors this tree:
+// every YAML key is the field name below (snake_case); quantities take unit strings.
+//
+//   name: dgx-h100-superpod
+//   description: "..."
+//   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
+//                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
+//                 gemm_efficiency: 0.8, attention_efficiency: 0.6, memory_efficiency: 0.8,
+//                 kernel_overhead: 4us, comm_interference: 0.05}
+//   tiers:            # innermost first; each tier joins groups of the previous one
+//     - {name: nvlink, topology: nvswitch, domain_size: 8, bandwidth: 450GBps, latency: 1us, ...}
+//     - {name: ib, topology: rail_optimized, domain_size: 0, bandwidth: 50GBps, latency: 2us,
+//        switch_radix: 64, oversubscription: 1}
+//   max_devices: 32768
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/config/precision.hpp"
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+struct AcceleratorSpec {
+  std::string name;                                  // e.g. "H100-SXM5-80GB"
+  std::map<Precision, FlopsPerSecond> peak_flops;    // dense peak per precision, FLOP/s
+  Bytes memory_capacity = 0;                         // HBM capacity, bytes
+  BytesPerSecond memory_bandwidth = 0;               // HBM bandwidth, bytes/s
+  int compute_units = 1;                             // SMs / AI cores, for GEMM wave quantization
+  int gemm_tile_m = 128;                             // output tile rows one compute unit handles
+  int gemm_tile_n = 128;                             // output tile columns
+  double gemm_efficiency = 0.8;                      // fraction of peak a large, well-shaped GEMM reaches
+  double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
+  double memory_efficiency = 0.8;                    // fraction of HBM bandwidth memory-bound kernels reach
+  Seconds kernel_overhead = 0;                       // fixed cost per kernel launch, seconds
+  double comm_interference = 0;                      // compute slowdown while communication overlaps
+                                                     // (0.1 = kernels take 10% longer), dimensionless
+};
+
+// How the domains of one tier are wired.
+enum class Topology {
+  kNvswitch,       // every device has one port of `bandwidth` into a crossbar switch (NVSwitch, UB switch)
+  kFullMesh,       // a direct link of `link_bandwidth` between every pair (HCCS); bandwidth = sum over peers
+  kFatTree,        // leaf/spine tree of switches with `switch_radix` ports, `oversubscription` at the leaves
+  kRailOptimized,  // device k of every lower domain on rail switch k; rails joined by a spine
+  kClos,           // unified-bus style two-level Clos (CloudMatrix384): every device one hop from any other
+};
+[[nodiscard]] const char* to_string(Topology t);
+[[nodiscard]] bool parse_topology(const std::string& text, Topology* out);
+
+struct TierSpec {
+  std::string name;                   // "nvlink", "hccs", "ub", "ib", "roce"
+  Topology topology = Topology::kNvswitch;
+  int domain_size = 0;                // devices in one domain of this tier; 0 = all devices
+  BytesPerSecond bandwidth = 0;       // per device, per direction, bytes/s (NIC or switch port)
+  BytesPerSecond link_bandwidth = 0;  // per direct link, per direction (full_mesh only), bytes/s
+  Seconds latency = 0;                // one-way end-to-end latency of a transfer on this tier, seconds
+  int devices_per_nic = 1;            // devices sharing one NIC (scale-out tiers)
+  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized, clos)
+  double oversubscription = 1.0;      // downlink:uplink ratio at the leaf (1 = non-blocking)
+  int planes = 1;                     // parallel identical networks (multi-plane); bandwidth is summed
+  bool in_network_reduction = false;  // switch can reduce (NVLink SHARP / IB SHARP)
+};
+
+struct PlatformSpec {
+  std::string name;
+  std::string description;
+  std::string source_file;            // where it was loaded from (for messages)
+  AcceleratorSpec accelerator;
+  std::vector<TierSpec> tiers;        // innermost first
+  int max_devices = 0;                // largest device count this platform models (0 = unbounded)
+};
+
+}  // namespace trainsim

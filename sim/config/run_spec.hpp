@@ -1,0 +1,71 @@
+// One training run: model + platform + strategy + batch, parsed from workloads/*.yaml.
+//
+//   name: llama3-8b-h100
+//   model: llama3-8b            # preset name or path to a model YAML
+//   platform: dgx-h100-superpod # preset name or path to a platform YAML
+//   devices: 64
+//   precision: bf16
+//   seq_len: 8192
+//   global_batch: 512           # sequences per iteration
+//   micro_batch: 1              # sequences per micro-batch per pipeline
+//   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
+//              schedule: 1f1b, virtual_stages: 1, zero_stage: 1, recompute: selective,
+//              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, mesh_order: tp-cp-ep-dp-pp,
+//              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
+//   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
+//   framework_overhead: 2GiB    # per-device memory the framework itself takes
+#pragma once
+#include <map>
+#include <string>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/config/platform_spec.hpp"
+#include "sim/config/precision.hpp"
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+enum class Recompute { kNone, kSelective, kFull };
+enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
+
+struct OverlapSpec {
+  bool dp_grad_reduce = true;     // gradient reduction in buckets overlaps backward
+  bool zero_param_gather = true;  // ZeRO parameter all-gather prefetched, overlapping compute
+  bool tp_comm = false;           // TP collectives overlap GEMMs (comm/GEMM overlap kernels)
+  bool pp_comm = true;            // PP sends/receives overlap compute
+};
+
+struct StrategySpec {
+  int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;   // degrees; tp*pp*dp*cp = devices; ep divides dp*cp
+  bool sequence_parallel = false;                // Megatron SP: RS + AG instead of all-reduce
+  std::string schedule = "1f1b";                 // registered pipeline schedule (trainsim list schedules)
+  int virtual_stages = 1;                        // model chunks per pipeline rank (interleaved)
+  int zero_stage = 0;                            // 0-3 (3 = FSDP)
+  Recompute recompute = Recompute::kNone;
+  int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
+  Offload offload = Offload::kNone;
+  Bytes grad_bucket_size = 40e6;                 // DP gradient bucket, bytes (Megatron default 40M elements*?)
+  std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
+  OverlapSpec overlap;
+};
+
+struct RunSpec {
+  std::string name;
+  std::string description;
+  std::string source_file;
+  ModelSpec model;
+  PlatformSpec platform;
+  int devices = 0;
+  Precision precision = Precision::kBf16;
+  int seq_len = 0;
+  int global_batch = 0;                          // sequences per iteration
+  int micro_batch = 1;                           // sequences per micro-batch
+  StrategySpec strategy;
+  std::map<std::string, std::string> collectives;  // dimension ("tp","dp",...) -> algorithm name
+  Bytes framework_overhead = 0;                  // per device, bytes
+
+  // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
+  int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
+};
+
+}  // namespace trainsim

@@ -1,0 +1,31 @@
+// One compute kernel of the operator catalogue: what it computes, independent of hardware.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+enum class KernelClass : uint8_t {
+  kGemm,         // dense matrix multiply; has a GemmShape
+  kAttention,    // fused (flash) attention core: QK^T, softmax, PV
+  kElementwise,  // memory-bound: norms, activations, residual adds, dropout, softmax, rope
+  kEmbedding,    // gather of embedding rows
+  kOptimizer,    // Adam step over a parameter shard (memory-bound)
+};
+
+// C[m×n] = A[m×k] · B[k×n], repeated `batch` times (batch > 1 for grouped/expert GEMMs).
+struct GemmShape {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+};
+
+struct Kernel {
+  std::string name;          // "qkv_proj.fwd", "attention.bwd", "mlp_down.wgrad", ...
+  KernelClass cls = KernelClass::kElementwise;
+  Flops flops = 0;           // FLOP executed (multiply-add = 2 FLOP)
+  Bytes bytes = 0;           // bytes read + written in HBM
+  GemmShape gemm;            // only for kGemm
+};
+
+}  // namespace trainsim
