@@ -1,0 +1,139 @@
+#include "sim/graph/block_tasks.hpp"
+
+namespace trainsim {
+namespace {
+
+struct Marks {
+  int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
+};
+
+// Positions of the GEMMs that bound the TP region and the expert GEMMs, ignoring weight-gradient
+// kernels (they never start or end a communication region).
+Marks find_marks(const BuildContext& ctx, const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad) {
+  Marks m;
+  for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
+    if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
+    if (kernels[static_cast<size_t>(i)].kernel_class != KernelClass::kGemm) continue;
+    if (m.first_gemm < 0) m.first_gemm = i;
+    m.last_gemm = i;
+    if (is_expert_gemm(kernels[static_cast<size_t>(i)], ctx.graph)) {
+      if (m.first_expert < 0) m.first_expert = i;
+      m.last_expert = i;
+    }
+  }
+  return m;
+}
+
+Task stamped(Task t, int microbatch, int layer, TaskRole role) {
+  t.microbatch = microbatch;
+  t.layer = static_cast<int16_t>(layer);
+  t.role = role;
+  return t;
+}
+
+CollectiveKind tp_reduce_kind(const BuildContext& ctx) {
+  return ctx.run.strategy.sequence_parallel ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
+}
+
+void add_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) {
+  const bool sp = ctx.run.strategy.sequence_parallel;
+  ctx.pending.push_back(add_comm_after_compute(
+      ctx, collective_task(ctx, sp ? "tp.reduce_scatter" : "tp.all_reduce", tp_reduce_kind(ctx), Dim::kTp,
+                           ctx.tp_bytes, role, mb, layer)));
+}
+
+void add_comm(BuildContext& ctx, const char* label, CollectiveKind kind, Dim dim, Bytes bytes, int mb, int layer,
+              TaskRole role) {
+  ctx.pending.push_back(add_comm_after_compute(ctx, collective_task(ctx, label, kind, dim, bytes, role, mb, layer)));
+}
+
+// CP: the local quarter of attention needs only local K/V; the rest waits for the gathered K/V.
+void add_cp_attention(BuildContext& ctx, Task t) {
+  const double cp = ctx.run.strategy.cp;
+  add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, t.microbatch, t.layer,
+           t.role);
+  const TaskId kv = ctx.pending.back();
+  ctx.pending.pop_back();
+  Task local = t, remote = t;
+  local.duration = t.duration / cp;
+  local.flops = t.flops / cp;
+  remote.duration = t.duration - local.duration;
+  remote.flops = t.flops - local.flops;
+  add_compute(ctx, local);
+  ctx.pending.push_back(kv);
+  add_compute(ctx, remote);
+}
+
+}  // namespace
+
+BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
+  BlockRules r;
+  if (ctx.run.strategy.tp <= 1) return r;
+  const bool is_output = &block == &ctx.kernels.output;
+  const bool is_embedding = &block == &ctx.kernels.embedding;
+  r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && !is_embedding;
+  r.reduce_after_last_gemm = !is_output && !is_embedding;
+  r.reduce_after_block = is_embedding;
+  return r;
+}
+
+BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
+  BlockRules r;
+  if (ctx.run.strategy.tp <= 1 || &block == &ctx.kernels.embedding) return r;
+  r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && &block != &ctx.kernels.output;
+  r.reduce_after_last_gemm = true;
+  return r;
+}
+
+void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
+                        TaskRole role) {
+  const Marks m = find_marks(ctx, block.forward, nullptr);
+  const bool ep = ctx.run.strategy.ep > 1;
+  for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
+    Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
+    if (i == m.first_gemm && rules.gather_before_first_gemm)
+      add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+    if (i == m.first_expert && ep)
+      add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
+      add_cp_attention(ctx, t);
+    } else {
+      add_compute(ctx, t);
+    }
+    if (i == m.last_expert && ep)
+      add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
+  }
+  if (rules.reduce_after_block) add_tp_reduce(ctx, mb, layer, role);
+}
+
+TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
+                           BackwardPart part) {
+  const Marks m = find_marks(ctx, block.backward, &block.wgrad);
+  const bool ep = ctx.run.strategy.ep > 1, cp = ctx.run.strategy.cp > 1;
+  const TaskRole role = TaskRole::kBackward;
+  int64_t last = -1;
+  for (int i = 0; i < static_cast<int>(block.backward.size()); ++i) {
+    const bool wgrad = block.wgrad[static_cast<size_t>(i)] != 0;
+    if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
+    const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
+    const bool attention = t.kernel_class == KernelClass::kAttention;
+    if (i == m.first_gemm && rules.gather_before_first_gemm)
+      add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+    if (i == m.first_expert && ep)
+      add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (attention && cp)
+      add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
+    last = add_compute(ctx, t, wgrad);
+    if (attention && cp)
+      add_comm(ctx, "cp.dkv_reduce_scatter", CollectiveKind::kReduceScatter, Dim::kCp, ctx.cp_kv_bytes, mb, layer,
+               role);
+    if (i == m.last_expert && ep)
+      add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
+  }
+  if (last < 0) last = ctx.graph.last_on(Stream::kCompute);
+  return static_cast<TaskId>(last);
+}
+
+}  // namespace trainsim

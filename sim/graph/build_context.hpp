@@ -1,0 +1,42 @@
+// State shared by the pieces of the graph builder while one stage's template is built.
+#pragma once
+#include <vector>
+
+#include "sim/config/run_spec.hpp"
+#include "sim/graph/kernel_templates.hpp"
+#include "sim/graph/stage_graph.hpp"
+#include "sim/graph/stage_layout.hpp"
+#include "sim/strategy/mesh.hpp"
+
+namespace trainsim {
+
+struct BuildContext {
+  const RunSpec& run;
+  StageGraph& graph;
+  KernelTemplates kernels;
+  std::vector<ChunkLayers> chunks;
+  // Payload sizes, bytes.
+  Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce buffer / SP gathered tensor
+  Bytes cp_kv_bytes = 0;   // K and V of the whole context on this device (gathered over cp)
+  Bytes ep_bytes = 0;      // tokens one device sends in an all-to-all (dispatch or combine)
+  Bytes pp_bytes = 0;      // one activation (or its gradient) crossing a stage boundary
+  Bytes grad_element = 0;  // bytes per gradient element in the DP reduction
+  Bytes param_element = 0; // bytes per parameter element in ZeRO all-gathers
+  // Tasks the next compute kernel must wait for (collective results, received activations).
+  std::vector<TaskId> pending;
+  // Tasks of the last backward pass per chunk that complete each layer's weight gradients,
+  // in the order they finish: (task, parameter count of that layer).
+  std::vector<std::vector<std::pair<TaskId, double>>> grad_ready;
+  int microbatches = 1;
+  int64_t prefetched = -1;  // ZeRO-3: parameter gather already issued for the next layer
+};
+
+// Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,
+// which never waits on communication).
+TaskId add_compute(BuildContext& ctx, Task task, bool wgrad = false);
+// Adds a communication task that starts after the last compute task issued so far.
+TaskId add_comm_after_compute(BuildContext& ctx, Task task);
+[[nodiscard]] Task collective_task(BuildContext& ctx, const char* label, CollectiveKind kind, Dim dim, Bytes bytes,
+                                   TaskRole role, int microbatch, int layer);
+
+}  // namespace trainsim

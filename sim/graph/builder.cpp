@@ -1,0 +1,105 @@
+#include "sim/graph/builder.hpp"
+
+#include "sim/graph/chunk_tasks.hpp"
+#include "sim/graph/grad_sync.hpp"
+#include "sim/graph/schedule.hpp"
+#include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+void set_payload_sizes(BuildContext& ctx) {
+  const RunSpec& run = ctx.run;
+  const auto& s = run.strategy;
+  const ModelSpec& m = run.model;
+  const double element = activation_element_bytes(run.precision);
+  const double b = run.micro_batch;
+  const double s_local = static_cast<double>(run.seq_len) / s.cp;
+  const double h = m.hidden;
+  ctx.tp_bytes = b * s_local * h * element;
+  // K and V of this rank's kv heads over the whole context (what the CP ring gathers).
+  const Shard sh = shard_of(run);
+  ctx.cp_kv_bytes = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(m, sh) * head_dim_of(m)) * element;
+  // Each token goes to top_k experts (capacity-padded); under SP a TP rank dispatches its 1/t share.
+  const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
+  ctx.ep_bytes = m.is_moe() ? tokens * m.moe.top_k * m.moe.capacity_factor * h * element : 0;
+  // Megatron's scatter/gather optimisation: each TP rank sends 1/t of the activation.
+  ctx.pp_bytes = b * s_local * h * element / s.tp;
+  ctx.grad_element = element;
+  ctx.param_element = element;
+}
+
+std::vector<int> stage_layers(const std::vector<ChunkLayers>& chunks) {
+  std::vector<int> layers;
+  for (const auto& c : chunks)
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) layers.push_back(l);
+  return layers;
+}
+
+// Index of the last step that runs a backward (or weight-gradient) pass of each chunk.
+std::vector<size_t> final_backward_steps(const std::vector<ScheduleStep>& steps, int chunks) {
+  std::vector<size_t> last(static_cast<size_t>(chunks), 0);
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].phase != Phase::kForward && steps[i].phase != Phase::kBackwardInput)
+      last[static_cast<size_t>(steps[i].chunk)] = i;
+  return last;
+}
+
+}  // namespace
+
+double stage_params(const RunSpec& run, int stage) {
+  const auto& s = run.strategy;
+  const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+  bool first = false, last = false;
+  for (const auto& c : chunks) {
+    first = first || c.has_embedding;
+    last = last || c.has_output;
+  }
+  return static_cast<double>(device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep).total());
+}
+
+StageGraph build_stage_graph(const RunSpec& run, int stage) {
+  const auto& s = run.strategy;
+  StageGraph graph(stage);
+  BuildContext ctx{run, graph, make_kernel_templates(run, graph, stage_params(run, stage)), {}};
+  ctx.chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+  ctx.grad_ready.resize(ctx.chunks.size());
+  ctx.microbatches = run.microbatches();
+  set_payload_sizes(ctx);
+  const ScheduleParams params{s.pp, ctx.microbatches, s.virtual_stages};
+  const auto steps = find_schedule(s.schedule).steps(params, stage);
+  const auto final_steps = final_backward_steps(steps, s.virtual_stages);
+  const std::vector<int64_t> gathers = emit_param_prefetch(ctx);
+  std::vector<int64_t> prefetch = gathers;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const ScheduleStep& step = steps[i];
+    const auto chunk = static_cast<size_t>(step.chunk);
+    const bool final_pass = final_steps[chunk] == i;
+    switch (step.phase) {
+      case Phase::kForward:
+        if (prefetch[chunk] >= 0) ctx.pending.push_back(static_cast<TaskId>(prefetch[chunk]));
+        prefetch[chunk] = -1;
+        emit_chunk_forward(ctx, step.chunk, step.microbatch);
+        break;
+      case Phase::kBackward: emit_chunk_backward(ctx, step.chunk, step.microbatch, BackwardPart::kAll, final_pass); break;
+      case Phase::kBackwardInput:
+        emit_chunk_backward(ctx, step.chunk, step.microbatch, BackwardPart::kInputGrad, false);
+        break;
+      case Phase::kWeightGrad:
+        emit_chunk_backward(ctx, step.chunk, step.microbatch, BackwardPart::kWeightGrad, final_pass);
+        break;
+    }
+  }
+  emit_grad_sync_and_optimizer(ctx);
+  size_param_prefetch(ctx, gathers);
+  return graph;
+}
+
+RunGraph build_run_graph(const RunSpec& run) {
+  RunGraph out;
+  for (int stage = 0; stage < run.strategy.pp; ++stage) out.stages.push_back(build_stage_graph(run, stage));
+  return out;
+}
+
+}  // namespace trainsim

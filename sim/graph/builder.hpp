@@ -1,0 +1,16 @@
+// Expands a run into per-stage task graph templates: the schedule's steps for each stage, each
+// step's layers as kernels and collectives, then gradient reduction and the optimizer step.
+#pragma once
+#include "sim/config/run_spec.hpp"
+#include "sim/graph/run_graph.hpp"
+#include "sim/strategy/mesh.hpp"
+
+namespace trainsim {
+
+[[nodiscard]] StageGraph build_stage_graph(const RunSpec& run, int stage);
+[[nodiscard]] RunGraph build_run_graph(const RunSpec& run);
+
+// Parameters held by one device of `stage` (after TP/PP/EP splitting), a count.
+[[nodiscard]] double stage_params(const RunSpec& run, int stage);
+
+}  // namespace trainsim

@@ -1,0 +1,129 @@
+#include "sim/graph/chunk_tasks.hpp"
+
+#include "sim/model/layer_kind.hpp"
+
+namespace trainsim {
+namespace {
+
+void add_recv(BuildContext& ctx, int offset, int mb, const char* label) {
+  Task t;
+  t.kind = TaskKind::kRecv;
+  t.stream = Stream::kPpRecv;
+  t.peer_offset = static_cast<int8_t>(offset);
+  t.bytes = ctx.pp_bytes;
+  t.microbatch = mb;
+  t.label = ctx.graph.label(label);
+  ctx.pending.push_back(ctx.graph.add(t));
+}
+
+void add_send(BuildContext& ctx, int offset, int mb, const char* label) {
+  Task t;
+  t.kind = TaskKind::kSend;
+  t.stream = Stream::kPpSend;
+  t.peer_offset = static_cast<int8_t>(offset);
+  t.bytes = ctx.pp_bytes;
+  t.microbatch = mb;
+  t.label = ctx.graph.label(label);
+  add_comm_after_compute(ctx, t);
+}
+
+const BlockTemplate& ffn_block(const BuildContext& ctx, int layer) {
+  return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe : ctx.kernels.mlp;
+}
+
+double layer_params(const BuildContext& ctx, int layer) {
+  return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_layer_params : ctx.kernels.dense_layer_params;
+}
+
+bool zero3(const BuildContext& ctx) { return ctx.run.strategy.zero_stage == 3 && ctx.run.strategy.dp > 1; }
+
+Task zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {
+  return collective_task(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, Dim::kDp,
+                         layer_params(ctx, layer) * ctx.param_element, role, mb, layer);
+}
+
+// ZeRO-3 gathers each layer's parameters before using it. With overlap, the gather for the next
+// layer is issued when this layer starts (one layer of prefetch); without, just before it is used.
+void gather_params(BuildContext& ctx, int layer, int next_layer, int mb, TaskRole role, bool first) {
+  if (!zero3(ctx)) return;
+  const bool prefetch = ctx.run.strategy.overlap.zero_param_gather;
+  if (prefetch && !first && ctx.prefetched >= 0)
+    ctx.pending.push_back(static_cast<TaskId>(ctx.prefetched));
+  else
+    ctx.pending.push_back(add_comm_after_compute(ctx, zero3_gather(ctx, layer, mb, role)));
+  ctx.prefetched = -1;
+  if (prefetch && next_layer >= 0) ctx.prefetched = add_comm_after_compute(ctx, zero3_gather(ctx, next_layer, mb, role));
+}
+
+bool recomputes(const BuildContext& ctx, int chunk, int layer) {
+  if (ctx.run.strategy.recompute != Recompute::kFull) return false;
+  const int limit = ctx.run.strategy.recompute_layers;
+  if (limit <= 0) return true;
+  int position = layer - ctx.chunks[static_cast<size_t>(chunk)].first_layer;
+  for (int c = 0; c < chunk; ++c) position += ctx.chunks[static_cast<size_t>(c)].layer_count;
+  return position < limit;
+}
+
+void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
+  emit_block_forward(ctx, ctx.kernels.attention, forward_rules(ctx, ctx.kernels.attention), mb, layer, role);
+  const BlockTemplate& ffn = ffn_block(ctx, layer);
+  emit_block_forward(ctx, ffn, forward_rules(ctx, ffn), mb, layer, role);
+}
+
+TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
+  const BlockTemplate& ffn = ffn_block(ctx, layer);
+  emit_block_backward(ctx, ffn, backward_rules(ctx, ffn), mb, layer, part);
+  return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
+}
+
+}  // namespace
+
+void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
+  const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
+  if (!c.has_embedding) add_recv(ctx, -1, mb, "pp.recv_activation");
+  if (c.has_embedding)
+    emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), mb, -1,
+                       TaskRole::kForward);
+  const int end = c.first_layer + c.layer_count;
+  for (int layer = c.first_layer; layer < end; ++layer) {
+    gather_params(ctx, layer, layer + 1 < end ? layer + 1 : -1, mb, TaskRole::kForward, layer == c.first_layer);
+    layer_forward(ctx, layer, mb, TaskRole::kForward);
+  }
+  if (c.has_output)
+    emit_block_forward(ctx, ctx.kernels.output, forward_rules(ctx, ctx.kernels.output), mb, -1, TaskRole::kForward);
+  else
+    add_send(ctx, +1, mb, "pp.send_activation");
+}
+
+void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part, bool final_pass) {
+  const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
+  const bool input_grads = part != BackwardPart::kWeightGrad;
+  const bool weight_grads = part != BackwardPart::kInputGrad;
+  auto& ready = ctx.grad_ready[static_cast<size_t>(chunk)];
+  if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
+  if (c.has_output) {
+    const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
+    if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.output_params);
+  }
+  for (int layer = c.first_layer + c.layer_count - 1; layer >= c.first_layer; --layer) {
+    if (input_grads) {
+      gather_params(ctx, layer, layer > c.first_layer ? layer - 1 : -1, mb, TaskRole::kBackward,
+                    layer == c.first_layer + c.layer_count - 1);
+      if (recomputes(ctx, chunk, layer)) layer_forward(ctx, layer, mb, TaskRole::kRecompute);
+    }
+    const TaskId t = layer_backward(ctx, layer, mb, part);
+    if (weight_grads && zero3(ctx))
+      add_comm_after_compute(ctx, collective_task(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter,
+                                                  Dim::kDp, layer_params(ctx, layer) * ctx.grad_element,
+                                                  TaskRole::kBackward, mb, layer));
+    if (final_pass && weight_grads) ready.emplace_back(t, layer_params(ctx, layer));
+  }
+  if (c.has_embedding) {
+    const TaskId t = emit_block_backward(ctx, ctx.kernels.embedding, backward_rules(ctx, ctx.kernels.embedding), mb,
+                                         -1, part);
+    if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.embedding_params);
+  }
+  if (input_grads && !c.has_embedding) add_send(ctx, -1, mb, "pp.send_gradient");
+}
+
+}  // namespace trainsim

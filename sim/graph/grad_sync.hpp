@@ -1,0 +1,22 @@
+// Data-parallel gradient reduction and the optimizer step that closes an iteration.
+//  - ZeRO 0: bucketed all-reduce of gradients (Megatron DDP), ZeRO 1/2: bucketed reduce-scatter
+//    (distributed optimizer) then an all-gather of the updated parameters; ZeRO 3's per-layer
+//    gathers and reduce-scatters are emitted with the layers (chunk_tasks).
+//  - Buckets fill in the order gradients become final (the last backward pass of each chunk) and
+//    are reduced as soon as full when overlap.dp_grad_reduce, else after the whole backward.
+//  - ZeRO 1/2 parameter all-gather: with overlap.zero_param_gather it overlaps the next
+//    iteration's forward — in a one-iteration replay it is issued at the start and each chunk's
+//    first forward waits for it (the steady state); without, it follows the optimizer, exposed.
+#pragma once
+#include "sim/graph/build_context.hpp"
+
+namespace trainsim {
+
+// Issues the start-of-iteration parameter gathers (ZeRO 1/2 with overlap); returns one task
+// per chunk (or none) that the chunk's first forward must wait for.
+[[nodiscard]] std::vector<int64_t> emit_param_prefetch(BuildContext& ctx);
+void emit_grad_sync_and_optimizer(BuildContext& ctx);
+// Sizes the start-of-iteration gathers once each chunk's parameter count is known.
+void size_param_prefetch(BuildContext& ctx, const std::vector<int64_t>& gathers);
+
+}  // namespace trainsim

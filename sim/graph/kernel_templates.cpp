@@ -1,0 +1,90 @@
+#include "sim/graph/kernel_templates.hpp"
+
+#include "sim/analytic/compute_time.hpp"
+#include "sim/model/attention_ops.hpp"
+#include "sim/model/embedding_ops.hpp"
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/mlp_ops.hpp"
+#include "sim/model/moe_ops.hpp"
+#include "sim/model/optimizer_ops.hpp"
+#include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole role) {
+  Task t;
+  t.kind = TaskKind::kCompute;
+  t.stream = Stream::kCompute;
+  t.role = role;
+  t.kernel_class = k.cls;
+  t.label = graph.label(k.name);
+  t.flops = k.flops;
+  t.bytes = k.bytes;
+  t.duration = kernel_time(k, run.platform.accelerator, run.precision);
+  return t;
+}
+
+BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
+                         StageGraph& graph) {
+  BlockTemplate b;
+  for (const auto& k : fwd) b.forward.push_back(to_task(k, run, graph, TaskRole::kForward));
+  for (const auto& k : bwd) {
+    b.backward.push_back(to_task(k, run, graph, TaskRole::kBackward));
+    b.wgrad.push_back(k.weight_grad ? 1 : 0);
+  }
+  return b;
+}
+
+int first_layer_of_kind(const ModelSpec& m, bool moe) {
+  for (int l = 0; l < m.layers; ++l)
+    if (is_moe_layer(m, l) == moe) return l;
+  return -1;
+}
+
+double params_of_layer(const RunSpec& run, int layer) {
+  if (layer < 0) return 0;
+  const auto& s = run.strategy;
+  return static_cast<double>(device_params(run.model, {layer}, false, false, s.tp, s.ep).total());
+}
+
+}  // namespace
+
+bool is_expert_gemm(const Task& task, const StageGraph& graph) {
+  return graph.label_text(task.label).rfind("moe_expert", 0) == 0;
+}
+
+KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params) {
+  const ModelSpec& m = run.model;
+  const Shard sh = shard_of(run);
+  KernelTemplates k;
+  k.attention = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
+  k.mlp = make_block(mlp_forward(m, sh), mlp_backward(m, sh), run, graph);
+  if (m.is_moe()) k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
+  k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
+  k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);
+  const auto& s = run.strategy;
+  const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
+  // The optimizer step is one task: its kernels run back to back.
+  Task opt;
+  opt.role = TaskRole::kOptimizer;
+  opt.kernel_class = KernelClass::kOptimizer;
+  opt.label = graph.label("optimizer.step");
+  for (const auto& kernel : optimizer_step(stage_params, shard)) {
+    const Task t = to_task(kernel, run, graph, TaskRole::kOptimizer);
+    opt.flops += t.flops;
+    opt.bytes += t.bytes;
+    opt.duration += t.duration;
+  }
+  k.optimizer = opt;
+  k.dense_layer_params = params_of_layer(run, first_layer_of_kind(m, false));
+  k.moe_layer_params = params_of_layer(run, first_layer_of_kind(m, true));
+  const ParamCount first = device_params(m, {}, true, false, s.tp, s.ep);
+  const ParamCount last = device_params(m, {}, false, true, s.tp, s.ep);
+  k.embedding_params = static_cast<double>(first.embedding);
+  k.output_params = static_cast<double>(last.total());
+  return k;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,33 @@
+// Kernels of every block a stage runs, turned into compute Task templates (label interned,
+// duration from the accelerator's roofline) once per stage, then copied per micro-batch/layer.
+// This is the one place the graph builder calls into the model catalogue.
+#pragma once
+#include <vector>
+
+#include "sim/config/run_spec.hpp"
+#include "sim/graph/stage_graph.hpp"
+
+namespace trainsim {
+
+struct BlockTemplate {
+  std::vector<Task> forward;   // in execution order
+  std::vector<Task> backward;  // in execution order; weight-gradient kernels flagged by wgrad
+  std::vector<uint8_t> wgrad;  // wgrad[i]: backward[i] computes weight gradients (zero-bubble W)
+};
+
+struct KernelTemplates {
+  BlockTemplate attention, mlp, moe, embedding, output;
+  Task optimizer;              // optimizer step over this device's parameter shard
+  Bytes dense_layer_params = 0;  // parameters of one dense layer on this device (count)
+  Bytes moe_layer_params = 0;    // parameters of one MoE layer on this device (count)
+  Bytes embedding_params = 0;
+  Bytes output_params = 0;
+};
+
+// `stage_params` is the parameter count this device holds (for the optimizer kernel).
+[[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params);
+
+// True if a kernel of this block is an expert (grouped) GEMM.
+[[nodiscard]] bool is_expert_gemm(const Task& task, const StageGraph& graph);
+
+}  // namespace trainsim

@@ -1,0 +1,44 @@
+// Collective plans, prepared once per (algorithm, kind, group shape, size) and split per member:
+// what each member sends and receives at each step (step mode) and in total per peer (bulk mode).
+// Plans are pure data; the replay turns them into SimGrid flows.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/collective/plan.hpp"
+
+namespace trainsim {
+
+struct PeerBytes {
+  int peer = 0;     // member index in the group
+  Bytes bytes = 0;
+};
+
+struct MemberSchedule {
+  std::vector<std::vector<PeerBytes>> step_sends;  // per step this member takes part in
+  std::vector<std::vector<PeerBytes>> step_recvs;  // same steps: who sends to it
+  std::vector<PeerBytes> bulk_sends;               // all steps merged, one entry per peer
+  std::vector<PeerBytes> bulk_recvs;
+};
+
+struct PreparedCollective {
+  std::vector<MemberSchedule> members;
+};
+
+[[nodiscard]] PreparedCollective prepare_collective(const CollectivePlan& plan, int members);
+
+class CollectiveCache {
+ public:
+  const PreparedCollective& get(const CollectiveAlgorithm& algorithm, CollectiveKind kind,
+                                const GroupShape& shape, Bytes bytes);
+
+ private:
+  using Key = std::tuple<std::string, int, int, int, double>;
+  std::map<Key, std::unique_ptr<PreparedCollective>> cache_;
+};
+
+}  // namespace trainsim

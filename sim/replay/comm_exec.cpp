@@ -1,0 +1,124 @@
+#include "sim/replay/comm_exec.hpp"
+
+#include <algorithm>
+
+namespace sg4 = simgrid::s4u;
+
+namespace trainsim {
+namespace {
+
+// Payload pointer for simulated messages: only sizes matter, nothing is dereferenced.
+// Receives store the pointer they got into g_sink (all writes are the same value).
+int g_payload = 0;
+int* g_sink = nullptr;
+
+Stream stream_of(Dim d) {
+  switch (d) {
+    case Dim::kTp: return Stream::kTp;
+    case Dim::kCp: return Stream::kCp;
+    case Dim::kEp: return Stream::kEp;
+    default: return Stream::kDp;
+  }
+}
+
+int member_index(const std::vector<int>& group, int rank) {
+  return static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
+}
+
+// Members per node inside this group (groups are laid out node by node in the mesh order).
+int group_node_size(const ReplayContext& ctx, const std::vector<int>& group) {
+  const int node = std::max(1, ctx.platform.node_size);
+  int count = 0;
+  for (int r : group) count += (r / node == group.front() / node) ? 1 : 0;
+  return std::max(1, count);
+}
+
+const CollectiveAlgorithm& pick_algorithm(const ReplayContext& ctx, const Task& task, const GroupShape& shape,
+                                          const std::vector<int>& group) {
+  auto it = ctx.run->collectives.find(to_string(task.group));
+  if (it != ctx.run->collectives.end()) return find_collective(it->second);
+  const auto& spec = ctx.run->platform;
+  const int tier = tier_between(spec, ctx.run->devices, group.front(), group.back());
+  const bool in_network = spec.tiers[static_cast<size_t>(tier)].in_network_reduction;
+  return choose_collective(task.collective, shape, task.bytes, in_network);
+}
+
+void wait_and_clear(std::vector<sg4::CommPtr>& comms) {
+  if (!comms.empty()) sg4::Comm::wait_all(comms);
+  comms.clear();
+}
+
+// Flows to or from a member that is not replayed (folded away) are issued by this member
+// alone, host to host, so they still load the real links.
+void add_flow(ReplayContext& ctx, DeviceRuntime& dev, int peer_rank, Bytes bytes, bool outgoing,
+              Stream stream, std::vector<sg4::CommPtr>& comms) {
+  DeviceRuntime* peer = ctx.device(peer_rank);
+  const auto size = static_cast<uint64_t>(bytes);
+  if (peer == nullptr) {
+    sg4::Host* other = ctx.platform.hosts[static_cast<size_t>(peer_rank)];
+    comms.push_back(outgoing ? sg4::Comm::sendto_async(dev.host, other, size)
+                             : sg4::Comm::sendto_async(other, dev.host, size));
+  } else if (outgoing) {
+    comms.push_back(peer->mailbox[static_cast<int>(stream)]->put_async(&g_payload, size));
+  } else {
+    comms.push_back(dev.mailbox[static_cast<int>(stream)]->get_async<int>(&g_sink));
+  }
+}
+
+}  // namespace
+
+Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
+  const std::vector<int>& group = ctx.group(dev, task.group);
+  if (group.size() < 2) return 0;
+  const GroupShape shape{static_cast<int>(group.size()), group_node_size(ctx, group)};
+  const CollectiveAlgorithm& algorithm = pick_algorithm(ctx, task, shape, group);
+  const MemberSchedule& mine =
+      ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
+  const Stream stream = stream_of(task.group);
+  std::vector<sg4::CommPtr> comms;
+  Bytes sent = 0;
+  if (ctx.options.collectives == CollectiveMode::kStep) {
+    for (size_t s = 0; s < mine.step_sends.size(); ++s) {
+      for (const auto& pb : mine.step_sends[s]) {
+        add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, true, stream, comms);
+        sent += pb.bytes;
+      }
+      for (const auto& pb : mine.step_recvs[s]) add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, false, stream, comms);
+      wait_and_clear(comms);
+    }
+    return sent;
+  }
+  Seconds latency = 0;
+  for (const auto& pb : mine.bulk_sends) {
+    const int peer = group[static_cast<size_t>(pb.peer)];
+    add_flow(ctx, dev, peer, pb.bytes, true, stream, comms);
+    latency = std::max(latency, ctx.latency_between(dev.rank, peer));
+    sent += pb.bytes;
+  }
+  for (const auto& pb : mine.bulk_recvs) add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, false, stream, comms);
+  wait_and_clear(comms);
+  // One flow paid one latency; the other steps' latencies are added analytically.
+  const size_t steps = mine.step_sends.size();
+  if (steps > 1) sg4::this_actor::sleep_for(static_cast<double>(steps - 1) * latency);
+  return sent;
+}
+
+int pipeline_peer(const ReplayContext& ctx, int rank, int offset) {
+  const int stages = ctx.mesh->degree(Dim::kPp);
+  const int stage = ctx.mesh->coord(rank)[Dim::kPp];
+  return ctx.mesh->rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
+}
+
+void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
+  const int peer_rank = pipeline_peer(ctx, dev.rank, task.peer_offset);
+  DeviceRuntime* peer = ctx.device(peer_rank);
+  sg4::Mailbox* box = task.peer_offset > 0 ? peer->pp_forward : peer->pp_backward;
+  box->put(&g_payload, static_cast<uint64_t>(task.bytes));
+}
+
+void run_recv(ReplayContext&, DeviceRuntime& dev, const Task& task) {
+  sg4::Mailbox* box = task.peer_offset < 0 ? dev.pp_forward : dev.pp_backward;
+  box->get<int>();
+}
+
+}  // namespace trainsim

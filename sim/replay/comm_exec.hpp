@@ -1,0 +1,18 @@
+// Communication tasks as SimGrid flows: collectives (step or bulk mode, folded groups) and
+// pipeline sends/receives. Called from a device's stream actor.
+#pragma once
+#include "sim/replay/runtime.hpp"
+
+namespace trainsim {
+
+// Runs one collective task for `dev`; returns payload bytes this device sent.
+Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
+// Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.
+void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
+// Receives the matching message from the neighbouring stage.
+void run_recv(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
+// Rank of the device `offset` stages away (wrapping: interleaved chunks pass from the last
+// stage back to the first).
+int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
+
+}  // namespace trainsim

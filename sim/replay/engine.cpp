@@ -1,0 +1,122 @@
+#include "sim/replay/engine.hpp"
+
+#include <simgrid/plugins/load.h>
+#include <xbt/log.h>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/replay/link_stats.hpp"
+#include "sim/replay/runtime.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace trainsim {
+
+const std::vector<int>& ReplayContext::group(DeviceRuntime& dev, Dim dim) const {
+  auto& g = dev.groups[static_cast<int>(dim)];
+  if (g.empty()) g = mesh->group(dev.rank, dim);
+  return g;
+}
+
+Seconds ReplayContext::latency_between(int a, int b) const {
+  const int tier = tier_between(run->platform, run->devices, a, b);
+  return run->platform.tiers[static_cast<size_t>(tier)].latency;
+}
+
+namespace {
+
+std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
+  auto dev = std::make_unique<DeviceRuntime>();
+  dev->rank = rank;
+  const int stage = ctx.mesh->coord(rank)[Dim::kPp];
+  dev->stage = &ctx.stages[static_cast<size_t>(stage)];
+  dev->host = ctx.platform.hosts[static_cast<size_t>(rank)];
+  dev->done.assign(dev->stage->graph->size(), 0);
+  dev->mutex = sg4::Mutex::create();
+  dev->changed = sg4::ConditionVariable::create();
+  const std::string prefix = "r" + std::to_string(rank) + ".";
+  for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));
+  dev->pp_forward = sg4::Mailbox::by_name(prefix + "pp_fwd");
+  dev->pp_backward = sg4::Mailbox::by_name(prefix + "pp_bwd");
+  dev->stats.rank = rank;
+  dev->stats.stage = stage;
+  return dev;
+}
+
+void start_actors(ReplayContext& ctx, DeviceRuntime& dev) {
+  for (int s = 0; s < kStreams; ++s) {
+    const auto stream = static_cast<Stream>(s);
+    if (dev.stage->graph->order(stream).empty()) continue;
+    ++dev.running_streams;
+    ReplayContext* c = &ctx;
+    DeviceRuntime* d = &dev;
+    sg4::Actor::create(std::to_string(dev.rank) + "." + to_string(stream), dev.host, [c, d, stream] {
+      if (stream == Stream::kPpRecv) {
+        // Eager pipeline messages: a send completes without waiting for the matching receive.
+        d->pp_forward->set_receiver(sg4::Actor::self());
+        d->pp_backward->set_receiver(sg4::Actor::self());
+      }
+      run_stream(*c, *d, stream);
+      if (stream == Stream::kPpRecv) {
+        d->pp_forward->set_receiver(nullptr);
+        d->pp_backward->set_receiver(nullptr);
+      }
+    });
+  }
+}
+
+Timeline collect(const ReplayContext& ctx) {
+  Timeline out;
+  out.iteration_time = sg4::Engine::get_clock();
+  out.devices_total = ctx.run->devices;
+  out.folded = ctx.options.fold_data_parallel;
+  out.tasks_executed = ctx.tasks_executed;
+  for (const auto& dev : ctx.devices) {
+    if (!dev) continue;
+    DeviceTimeline t = dev->stats;
+    Seconds accounted = 0;
+    for (Seconds s : t.time) accounted += s;
+    t.time[static_cast<int>(TimeCategory::kIdle)] = std::max(0.0, out.iteration_time - accounted);
+    out.devices.push_back(t);
+  }
+  out.trace = ctx.trace;
+  return out;
+}
+
+}  // namespace
+
+Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  if (options.fold_data_parallel && run.strategy.ep > 1)
+    throw UserError("folding data-parallel replicas needs ep == 1 (expert groups span replicas); run without --fold");
+  xbt_log_control_set("root.thres:warning");
+  int argc = 1;
+  char name[] = "trainsim";
+  char* argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  engine.set_config("contexts/stack-size:256");
+  configure_network(engine);
+  if (options.link_stats) sg_link_load_plugin_init();
+
+  ReplayContext ctx;
+  ctx.run = &run;
+  ctx.mesh = &mesh;
+  ctx.graph = &graph;
+  ctx.options = options;
+  ctx.platform = build_platform(run.platform, run.devices);
+  for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
+  ctx.devices.resize(static_cast<size_t>(run.devices));
+  for (int rank = 0; rank < run.devices; ++rank) {
+    if (options.fold_data_parallel && mesh.coord(rank)[Dim::kDp] != 0) continue;
+    ctx.devices[static_cast<size_t>(rank)] = make_device(ctx, rank);
+  }
+  if (options.link_stats) track_links(ctx.platform);
+  for (auto& dev : ctx.devices)
+    if (dev) start_actors(ctx, *dev);
+  engine.run();
+  Timeline out = collect(ctx);
+  if (options.link_stats) out.links = read_link_stats(ctx.platform, out.iteration_time);
+  return out;
+}
+
+}  // namespace trainsim

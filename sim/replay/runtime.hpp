@@ -1,0 +1,59 @@
+// Run-time state of a replay: one DeviceRuntime per replayed device, and the context shared by
+// all of them. Only sim/replay/ sees this (it holds SimGrid types).
+#pragma once
+#include <array>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/config/run_spec.hpp"
+#include "sim/graph/run_graph.hpp"
+#include "sim/platform/build.hpp"
+#include "sim/replay/collective_cache.hpp"
+#include "sim/replay/compiled_stage.hpp"
+#include "sim/replay/options.hpp"
+#include "sim/replay/timeline.hpp"
+#include "sim/strategy/mesh.hpp"
+
+namespace trainsim {
+
+struct DeviceRuntime {
+  int rank = 0;
+  const CompiledStage* stage = nullptr;
+  simgrid::s4u::Host* host = nullptr;
+  std::vector<uint8_t> done;                        // done[t] once task t of the template finished
+  simgrid::s4u::MutexPtr mutex;
+  simgrid::s4u::ConditionVariablePtr changed;       // notified when a task others wait on finishes
+  std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
+  simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
+  simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
+  int active_comms = 0;                             // communication tasks in flight now
+  int running_streams = 0;
+  std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
+  DeviceTimeline stats;
+};
+
+struct ReplayContext {
+  const RunSpec* run = nullptr;
+  const Mesh* mesh = nullptr;
+  const RunGraph* graph = nullptr;
+  ReplayOptions options;
+  BuiltPlatform platform;
+  std::vector<CompiledStage> stages;
+  std::vector<std::unique_ptr<DeviceRuntime>> devices;  // by rank; null when folded away
+  CollectiveCache collectives;
+  std::vector<TraceEvent> trace;
+  uint64_t tasks_executed = 0;
+
+  DeviceRuntime* device(int rank) const { return devices[static_cast<size_t>(rank)].get(); }
+  const std::vector<int>& group(DeviceRuntime& dev, Dim dim) const;
+  // Latency of one transfer between two ranks: the latency of the innermost tier joining them.
+  Seconds latency_between(int a, int b) const;
+};
+
+// Runs the tasks of one stream of one device, in order (the body of a SimGrid actor).
+void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream);
+
+}  // namespace trainsim

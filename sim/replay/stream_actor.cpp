@@ -1,0 +1,124 @@
+#include <simgrid/s4u.hpp>
+
+#include "sim/replay/comm_exec.hpp"
+#include "sim/replay/runtime.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace trainsim {
+namespace {
+
+bool preds_done(const DeviceRuntime& dev, TaskId t, Stream* blocking) {
+  const CompiledStage& cs = *dev.stage;
+  for (uint32_t i = cs.pred_begin[t]; i < cs.pred_begin[t + 1]; ++i) {
+    const TaskId p = cs.preds[i];
+    if (!dev.done[p]) {
+      if (blocking) *blocking = cs.graph->task(p).stream;
+      return false;
+    }
+  }
+  return true;
+}
+
+TimeCategory wait_category(Stream s) {
+  switch (s) {
+    case Stream::kTp: return TimeCategory::kExposedTp;
+    case Stream::kCp: return TimeCategory::kExposedCp;
+    case Stream::kEp: return TimeCategory::kExposedEp;
+    case Stream::kDp: return TimeCategory::kExposedDp;
+    default: return TimeCategory::kBubble;
+  }
+}
+
+TimeCategory busy_category(TaskRole role) {
+  switch (role) {
+    case TaskRole::kBackward: return TimeCategory::kBackward;
+    case TaskRole::kRecompute: return TimeCategory::kRecompute;
+    case TaskRole::kOptimizer: return TimeCategory::kOptimizer;
+    default: return TimeCategory::kForward;
+  }
+}
+
+// Blocks until every predecessor of t finished; on the compute stream the wait is charged to
+// the stream of the last predecessor it was blocked on.
+void wait_for(DeviceRuntime& dev, TaskId t, Stream stream) {
+  Stream blocking = Stream::kCompute;
+  if (preds_done(dev, t, &blocking)) return;
+  const double start = sg4::Engine::get_clock();
+  std::unique_lock<sg4::Mutex> lock(*dev.mutex);
+  while (!preds_done(dev, t, &blocking)) dev.changed->wait(lock);
+  if (stream == Stream::kCompute)
+    dev.stats.time[static_cast<int>(wait_category(blocking))] += sg4::Engine::get_clock() - start;
+}
+
+void finish(DeviceRuntime& dev, TaskId t) {
+  dev.done[t] = 1;
+  if (dev.stage->cross_stream_successor[t]) dev.changed->notify_all();
+}
+
+void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stream stream, double start,
+            double end) {
+  if (!ctx.options.trace_devices.count(dev.rank)) return;
+  std::string name = dev.stage->graph->label_text(task.label);
+  ctx.trace.push_back({dev.rank, stream, std::move(name), task.microbatch, task.layer, start, end});
+}
+
+// Runs compute task order[i] and every following compute task that is already runnable, as one
+// sleep (kernels of one stream run back to back); returns the index after the last one run.
+size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector<TaskId>& order, size_t i) {
+  const StageGraph& g = *dev.stage->graph;
+  const double slowdown = dev.active_comms > 0 ? 1.0 + ctx.run->platform.accelerator.comm_interference : 1.0;
+  const double start = sg4::Engine::get_clock();
+  double offset = 0;
+  size_t j = i;
+  do {
+    const Task& task = g.task(order[j]);
+    const double d = task.duration * slowdown;
+    dev.stats.time[static_cast<int>(busy_category(task.role))] += d;
+    record(ctx, dev, task, Stream::kCompute, start + offset, start + offset + d);
+    offset += d;
+    ++j;
+  } while (j < order.size() && !dev.stage->cross_stream_successor[order[j - 1]] &&
+           preds_done(dev, order[j], nullptr));
+  if (offset > 0) sg4::this_actor::sleep_for(offset);
+  for (size_t k = i; k < j; ++k) finish(dev, order[k]);
+  ctx.tasks_executed += j - i;
+  return j;
+}
+
+void run_comm(ReplayContext& ctx, DeviceRuntime& dev, TaskId t, Stream stream) {
+  const Task& task = dev.stage->graph->task(t);
+  const double start = sg4::Engine::get_clock();
+  ++dev.active_comms;
+  Bytes sent = 0;
+  switch (task.kind) {
+    case TaskKind::kCollective: sent = run_collective(ctx, dev, task); break;
+    case TaskKind::kSend: run_send(ctx, dev, task); sent = task.bytes; break;
+    case TaskKind::kRecv: run_recv(ctx, dev, task); break;
+    case TaskKind::kCompute: break;
+  }
+  --dev.active_comms;
+  dev.stats.bytes_sent[static_cast<int>(stream)] += sent;
+  record(ctx, dev, task, stream, start, sg4::Engine::get_clock());
+  finish(dev, t);
+  ++ctx.tasks_executed;
+}
+
+}  // namespace
+
+void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream) {
+  const std::vector<TaskId>& order = dev.stage->graph->order(stream);
+  size_t i = 0;
+  while (i < order.size()) {
+    wait_for(dev, order[i], stream);
+    if (stream == Stream::kCompute) {
+      i = run_compute_run(ctx, dev, order, i);
+    } else {
+      run_comm(ctx, dev, order[i], stream);
+      ++i;
+    }
+  }
+  if (--dev.running_streams == 0) dev.stats.end = sg4::Engine::get_clock();
+}
+
+}  // namespace trainsim
