@@ -3,8 +3,14 @@
 // first); Megatron's default "tp-cp-ep-dp-pp" keeps TP groups inside a node.
 // EP groups are carved out of the data-parallel dimension (ep divides dp*cp): ranks that share
 // (pp, tp) and the same expert-data-parallel index form an EP group.
+//
+// Rank layout: only tp, cp, dp and pp place ranks (their product is the device count). For a
+// rank with combined index i = cp_idx + cp * dp_idx, its EP group is the ep consecutive values
+// of i that share i / ep, and its EP coordinate is i % ep (Megatron-Core's expert mesh, where
+// the expert data-parallel degree is cp*dp/ep).
 #pragma once
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,17 +33,30 @@ class Mesh {
   int size() const { return size_; }
   int degree(Dim d) const;
   Coord coord(int rank) const;
+  // The rank at coordinates c; c[kEp] is ignored (it follows from c[kCp] and c[kDp]).
   int rank(const Coord& c) const;
   // Ranks of the group of `rank` along `d`, in group order (index i has coordinate i).
   std::vector<int> group(int rank, Dim d) const;
   // Rank of the same (dp, cp, tp) position on pipeline stage `stage`.
   int rank_at_stage(int rank, int stage) const;
-  // ...
+  // The layout dimensions (tp, cp, dp, pp) in mesh_order, fastest-varying first.
+  const std::vector<Dim>& order() const { return order_; }
+
  private:
-  // implementation detail owned by sim/strategy
-  std::array<int, kDims> degree_{};
-  std::array<int, kDims> stride_{};
-  int size_ = 1;
+  std::array<int, kDims> degree_{};  // group size along each Dim
+  std::array<int, kDims> stride_{};  // rank distance between neighbours along a layout Dim (0 for ep)
+  std::vector<Dim> order_;           // layout dims, fastest-varying first
+  int size_ = 1;                     // tp * cp * dp * pp
 };
+
+// Parses a mesh_order string ("tp-cp-ep-dp-pp"): a dash-separated permutation naming tp, cp, dp
+// and pp once each; ep may appear once and is ignored. Returns the layout dims, fastest first.
+// Throws StrategyError naming the valid dims.
+[[nodiscard]] std::vector<Dim> parse_mesh_order(const std::string& order);
+
+// Placement: ranks are numbered node by node, devices_per_node consecutive ranks per node.
+[[nodiscard]] int node_of(int rank, int devices_per_node);
+// True when all `ranks` sit on one node (an empty or single-rank group trivially does).
+[[nodiscard]] bool within_one_node(const std::vector<int>& ranks, int devices_per_node);
 
 }  // namespace trainsim
