@@ -1,6 +1,14 @@
+// Entry point of the `trainsim` executable; everything else lives in sim/cli/.
+#include <exception>
 #include <iostream>
 
-int main() {
-  std::cout << "trainsim\n";
-  return 0;
+#include "sim/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    return trainsim::run_cli(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
 }

@@ -1,0 +1,54 @@
+#include <iostream>
+
+#include "sim/analytic/device_memory.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_loading.hpp"
+#include "sim/core/error.hpp"
+#include "sim/report/run_description.hpp"
+#include "sim/strategy/mesh.hpp"
+
+namespace trainsim {
+namespace {
+
+void describe_mesh(const RunSpec& run) {
+  const Mesh mesh(run.strategy);
+  const int node = run.platform.tiers.front().domain_size > 0 ? run.platform.tiers.front().domain_size : run.devices;
+  std::cout << "mesh       order " << run.strategy.mesh_order << "; rank 0's groups:";
+  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp}) {
+    if (mesh.degree(d) <= 1) continue;
+    const auto g = mesh.group(0, d);
+    std::cout << " " << to_string(d) << " {" << g.front();
+    if (g.size() > 1) std::cout << "," << g[1];
+    if (g.size() > 2) std::cout << ",…," << g.back();
+    std::cout << "}";
+  }
+  std::cout << "; " << (run.devices + node - 1) / node << " nodes of " << node << "\n";
+}
+
+int run_check(const ParsedArgs& a) {
+  const RunSpec run = load_run_for_command(a);
+  describe_run(std::cout, run);
+  describe_mesh(run);
+  const auto memory = stage_memory(run);
+  describe_memory(std::cout, run, memory);
+  require_fits(run, memory);
+  std::cout << "ok: the run is valid and fits in memory\n";
+  return 0;
+}
+
+}  // namespace
+
+Command check_command() {
+  CommandSpec spec;
+  spec.name = "check";
+  spec.usage = "RUN.yaml [--set KEY=VALUE ...]";
+  spec.summary = "validate a run and print what it resolves to: devices, mesh, degrees, parameters, FLOPs, memory";
+  spec.details =
+      "Exit code 0 when the run is valid and fits in memory; 2 when an input is invalid (the message names\n"
+      "the file, line, key and value and says what would be valid) or the strategy does not fit.";
+  spec.options = {set_option()};
+  spec.min_positionals = spec.max_positionals = 1;
+  return {spec, run_check};
+}
+
+}  // namespace trainsim

@@ -1,0 +1,109 @@
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/analytic/device_memory.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_loading.hpp"
+#include "sim/core/error.hpp"
+#include "sim/graph/builder.hpp"
+#include "sim/replay/engine.hpp"
+#include "sim/report/run_description.hpp"
+#include "sim/report/summary.hpp"
+#include "sim/report/trace_writer.hpp"
+
+namespace trainsim {
+namespace {
+
+// "0-7,64,100-103" → {0..7, 64, 100..103}; every rank must exist.
+std::set<int> parse_ranks(const std::string& text, int devices) {
+  std::set<int> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const size_t dash = part.find('-');
+    try {
+      const int lo = std::stoi(part.substr(0, dash));
+      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+      if (lo < 0 || hi >= devices || lo > hi) throw std::out_of_range("range");
+      for (int r = lo; r <= hi; ++r) out.insert(r);
+    } catch (const std::exception&) {
+      throw UserError("--trace-devices: '" + part + "' is not a rank or range of ranks in 0.." +
+                      std::to_string(devices - 1) + " (example: 0-7,64)");
+    }
+  }
+  return out;
+}
+
+ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
+  ReplayOptions o;
+  const std::string mode = a.get("collectives", "bulk");
+  if (mode != "bulk" && mode != "step") throw UserError("--collectives: '" + mode + "'; valid: bulk, step");
+  o.collectives = mode == "step" ? CollectiveMode::kStep : CollectiveMode::kBulk;
+  const std::string fold = a.get("fold", "auto");
+  if (fold != "auto" && fold != "on" && fold != "off") throw UserError("--fold: '" + fold + "'; valid: auto, on, off");
+  const bool can_fold = run.strategy.ep == 1 && run.strategy.dp > 1;
+  if (fold == "on" && !can_fold) throw UserError("--fold on needs dp > 1 and ep == 1");
+  o.fold_data_parallel = fold == "on" || (fold == "auto" && can_fold && run.devices > 1024);
+  if (a.has("trace")) {
+    if (a.has("trace-devices")) {
+      o.trace_devices = parse_ranks(a.get("trace-devices"), run.devices);
+    } else {
+      for (int r = 0; r < std::min(run.devices, 64); ++r) o.trace_devices.insert(r);
+    }
+  }
+  o.link_stats = a.has("links");
+  return o;
+}
+
+template <typename Fn>
+void write_file(const std::string& path, const char* option, Fn fn) {
+  std::ofstream out(path);
+  if (!out) throw UserError(std::string(option) + ": cannot write '" + path + "'");
+  fn(out);
+}
+
+int run_simulate(const ParsedArgs& a) {
+  const RunSpec run = load_run_for_command(a);
+  const auto memory = stage_memory(run);
+  if (!a.has("allow-oom")) require_fits(run, memory);
+  const ReplayOptions options = replay_options(a, run);
+  const auto start = std::chrono::steady_clock::now();
+  const RunGraph graph = build_run_graph(run);
+  const Timeline timeline = replay(run, graph, Mesh(run.strategy), options);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const RunMetrics metrics = compute_metrics(run, timeline);
+  const SimulationReport report{run, timeline, metrics, memory, options, wall};
+  write_summary(std::cout, report);
+  if (a.has("json")) write_file(a.get("json"), "--json", [&](std::ostream& o) { write_result_json(o, report); });
+  if (a.has("trace")) write_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline); });
+  if (a.has("links")) write_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, timeline); });
+  return 0;
+}
+
+}  // namespace
+
+Command simulate_command() {
+  CommandSpec spec;
+  spec.name = "simulate";
+  spec.usage = "RUN.yaml [options]";
+  spec.summary = "replay one training iteration on SimGrid and report time, throughput, MFU, breakdown, memory";
+  spec.options = {
+      {"json", "FILE", "write machine-readable results (iteration_time_s, tokens_per_s, mfu, breakdown, ...)"},
+      {"trace", "FILE", "write a Chrome trace-event JSON (open in ui.perfetto.dev): a process per device, a track per stream"},
+      {"trace-devices", "RANKS", "devices to trace, e.g. 0-7,64 (default: the first 64)"},
+      {"links", "FILE", "write per-link bytes and busy fraction as CSV, busiest first"},
+      {"collectives", "MODE", "bulk (default: one flow per peer pair, per-step latency added) or step (every step)"},
+      {"fold", "MODE", "auto (default: fold above 1024 devices), on, off: replay one data-parallel replica"},
+      {"allow-oom", "", "simulate even when the strategy does not fit in memory"},
+      set_option()};
+  spec.details =
+      "The run is checked first (as `trainsim check`); a strategy that does not fit in memory stops with the\n"
+      "numbers unless --allow-oom. Folding replays only data-parallel index 0; its data-parallel collectives\n"
+      "still load the real links of the replayed devices.";
+  spec.min_positionals = spec.max_positionals = 1;
+  return {spec, run_simulate};
+}
+
+}  // namespace trainsim

@@ -1,0 +1,86 @@
+#include "sim/report/run_description.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/model/params.hpp"
+#include "sim/report/metrics.hpp"
+#include "sim/model/model_flops.hpp"
+
+namespace trainsim {
+namespace {
+
+const char* recompute_name(Recompute r) {
+  return r == Recompute::kFull ? "full" : r == Recompute::kSelective ? "selective" : "none";
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string human_bytes(Bytes b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int i = 0;
+  while (b >= 1024 && i < 4) {
+    b /= 1024;
+    ++i;
+  }
+  return fmt("%.1f ", b) + units[i];
+}
+
+void describe_run(std::ostream& out, const RunSpec& run) {
+  const auto& m = run.model;
+  const auto& s = run.strategy;
+  const auto& acc = run.platform.accelerator;
+  const double params = static_cast<double>(count_params(m).total());
+  out << "run        " << run.name << "  (" << run.source_file << ")\n";
+  out << "model      " << m.name << ": " << fmt("%.2f", params / 1e9) << " B parameters, " << m.layers
+      << " layers, hidden " << m.hidden << ", heads " << m.heads << " (kv " << m.kv_heads << ")";
+  if (m.is_moe()) out << ", " << m.moe.experts << " experts top-" << m.moe.top_k;
+  out << "\n";
+  out << "platform   " << run.platform.name << ": " << run.devices << " x " << acc.name << ", "
+      << human_bytes(acc.memory_capacity) << " HBM each\n";
+  out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep
+      << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
+  if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";
+  out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute) << "\n";
+  out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
+      << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision)
+      << "\n";
+  out << "FLOPs      " << fmt("%.4g", model_flops(m, run.global_batch, run.seq_len)) << " model FLOP per iteration ("
+      << fmt("%.4g", narayanan_flops(run)) << " counting recompute, Narayanan et al. eq. 3)\n";
+}
+
+void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages) {
+  out << "memory per device (GiB)   stage  weights  grads  optim  activ  comm  frame   total  of "
+      << fmt("%.1f", run.platform.accelerator.memory_capacity / 1073741824.0) << "\n";
+  const double g = 1073741824.0;
+  for (const auto& d : stages) {
+    char line[200];
+    std::snprintf(line, sizeof line, "                          %5d  %7.1f  %5.1f  %5.1f  %5.1f  %4.1f  %5.1f  %6.1f%s\n",
+                  d.stage, d.weights / g, d.gradients / g, d.optimizer / g, d.activations / g, d.comm_buffers / g,
+                  d.framework / g, d.total() / g,
+                  d.total() > run.platform.accelerator.memory_capacity ? "  OUT OF MEMORY" : "");
+    out << line;
+  }
+}
+
+void require_fits(const RunSpec& run, const std::vector<DeviceMemory>& stages) {
+  const DeviceMemory& worst = peak_memory(stages);
+  const Bytes cap = run.platform.accelerator.memory_capacity;
+  if (worst.total() <= cap) return;
+  throw StrategyError(run.source_file + ": strategy does not fit in memory: stage " + std::to_string(worst.stage) +
+                      " needs " + human_bytes(worst.total()) + " per device (weights " + human_bytes(worst.weights) +
+                      ", gradients " + human_bytes(worst.gradients) + ", optimizer " + human_bytes(worst.optimizer) +
+                      ", activations " + human_bytes(worst.activations) + ") but " + run.platform.accelerator.name +
+                      " has " + human_bytes(cap) +
+                      "; try a higher zero_stage, recompute: full, more tp/pp, or a smaller micro_batch "
+                      "(or --allow-oom to simulate anyway)");
+}
+
+}  // namespace trainsim

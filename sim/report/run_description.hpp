@@ -1,0 +1,19 @@
+// Human-readable description of a resolved run (what `trainsim check` prints and `simulate`
+// starts with), and the memory table.
+#pragma once
+#include <ostream>
+#include <vector>
+
+#include "sim/analytic/device_memory.hpp"
+#include "sim/config/run_spec.hpp"
+
+namespace trainsim {
+
+void describe_run(std::ostream& out, const RunSpec& run);
+void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages);
+// "64.0 GiB"-style text with one decimal.
+[[nodiscard]] std::string human_bytes(Bytes b);
+// Throws StrategyError with the numbers when the worst stage does not fit in HBM.
+void require_fits(const RunSpec& run, const std::vector<DeviceMemory>& stages);
+
+}  // namespace trainsim

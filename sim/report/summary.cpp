@@ -1,0 +1,76 @@
+#include "sim/report/summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "sim/report/run_description.hpp"
+
+namespace trainsim {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Mean over replayed devices of each stage, for the per-stage table.
+void write_stage_table(std::ostream& out, const SimulationReport& r) {
+  const int stages = r.run.strategy.pp;
+  std::vector<std::array<double, kTimeCategories>> sum(static_cast<size_t>(stages));
+  std::vector<int> count(static_cast<size_t>(stages), 0);
+  for (const auto& d : r.timeline.devices) {
+    for (int c = 0; c < kTimeCategories; ++c) sum[static_cast<size_t>(d.stage)][static_cast<size_t>(c)] += d.time[static_cast<size_t>(c)];
+    count[static_cast<size_t>(d.stage)]++;
+  }
+  out << "\nper stage (seconds)   fwd      bwd      recomp   optim    exp.tp   exp.cp   exp.ep   exp.dp   bubble   idle\n";
+  for (int s = 0; s < stages; ++s) {
+    if (count[static_cast<size_t>(s)] == 0) continue;
+    out << "  stage " << fmt("%-4d", s) << "       ";
+    for (int c = 0; c < kTimeCategories; ++c) out << fmt(" %8.4f", sum[static_cast<size_t>(s)][static_cast<size_t>(c)] / count[static_cast<size_t>(s)]);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+void write_summary(std::ostream& out, const SimulationReport& r) {
+  const RunMetrics& m = r.metrics;
+  describe_run(out, r.run);
+  const DeviceMemory& peak = peak_memory(r.memory);
+  out << "\niteration time     " << fmt("%.4f s", m.iteration_time) << "\n";
+  out << "throughput         " << fmt("%.0f tokens/s", m.tokens_per_s) << " (" << fmt("%.1f", m.tokens_per_s / m.devices)
+      << " per device)\n";
+  out << "per device         " << fmt("%.1f TFLOP/s", m.tflops_per_device) << " (Narayanan et al. counting), MFU "
+      << fmt("%.1f%%", 100 * m.mfu) << "\n";
+  out << "peak memory        " << human_bytes(peak.total()) << " of " << human_bytes(r.run.platform.accelerator.memory_capacity)
+      << " (stage " << peak.stage << ")\n";
+  out << "replay             " << m.devices_replayed << " of " << m.devices << " devices"
+      << (r.timeline.folded ? " (data-parallel replicas folded)" : "") << ", collectives in "
+      << (r.options.collectives == CollectiveMode::kStep ? "step" : "bulk") << " mode, " << r.timeline.tasks_executed
+      << " tasks, " << fmt("%.2f s wall", r.wall_seconds) << "\n";
+  out << "\nbreakdown (mean over devices)   seconds    share\n";
+  for (int c = 0; c < kTimeCategories; ++c) {
+    const double v = m.breakdown[static_cast<size_t>(c)];
+    char line[120];
+    std::snprintf(line, sizeof line, "  %-28s %9.4f  %6.1f%%\n", to_string(TimeCategory(c)), v,
+                  m.iteration_time > 0 ? 100 * v / m.iteration_time : 0.0);
+    out << line;
+  }
+  write_stage_table(out, r);
+}
+
+void write_links_csv(std::ostream& out, const Timeline& timeline) {
+  std::vector<LinkStat> links = timeline.links;
+  std::stable_sort(links.begin(), links.end(), [](const LinkStat& a, const LinkStat& b) { return a.busy_fraction > b.busy_fraction; });
+  out << "link,tier,bandwidth_Bps,bytes,busy_fraction\n";
+  for (const auto& l : links) {
+    char line[300];
+    std::snprintf(line, sizeof line, "%s,%s,%.10g,%.10g,%.6f\n", l.name.c_str(), l.tier.c_str(), l.bandwidth, l.bytes,
+                  l.busy_fraction);
+    out << line;
+  }
+}
+
+}  // namespace trainsim

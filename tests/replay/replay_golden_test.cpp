@@ -1,0 +1,134 @@
+// Golden replays on tiny platforms; every expected time is derived by hand below.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "sim/core/child_process.hpp"
+#include "sim/replay/engine.hpp"
+#include "tests/support/tiny_run.hpp"
+
+using namespace trainsim;
+using namespace trainsim::test;
+
+namespace {
+
+double replay_time(const RunSpec& run, const RunGraph& graph, CollectiveMode mode = CollectiveMode::kBulk) {
+  const std::string out = call_in_child([&] {
+    ReplayOptions options;
+    options.collectives = mode;
+    std::ostringstream s;
+    s.precision(17);
+    s << replay(run, graph, Mesh(run.strategy), options).iteration_time;
+    return s.str();
+  });
+  return std::stod(out);
+}
+
+constexpr double kBeta = 100e9;   // 100 GB/s per port and direction
+constexpr double kAlpha = 2e-6;   // 2 us end to end
+
+}  // namespace
+
+TEST_CASE("one pipeline transfer takes alpha + S/beta", "[replay]") {
+  // Two devices, pp = 2. Stage 0 sends S = 1 GB to stage 1: 2 us + 1e9 / 100e9 s = 0.010002 s.
+  RunSpec run = island_run(2, kBeta, kAlpha);
+  run.strategy.pp = 2;
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages.emplace_back(1);
+  g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
+  g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
+  CHECK(replay_time(run, g) == Approx(kAlpha + 1e9 / kBeta).epsilon(1e-9));
+}
+
+TEST_CASE("ring all-reduce on n devices takes 2(n-1)(alpha + S/(n beta))", "[replay]") {
+  for (int n : {4, 8}) {
+    // tp = n; every device all-reduces S = 800 MB. Step mode: 2(n-1) steps, each moving S/n over
+    // one port at beta and paying alpha. n = 4: 6 * (2 us + 2 ms) = 12.012 ms; n = 8: 14 * (2 us + 1 ms).
+    const double S = 800e6;
+    RunSpec run = island_run(n, kBeta, kAlpha);
+    run.strategy.tp = n;
+    run.collectives["tp"] = "ring";
+    RunGraph g;
+    g.stages.emplace_back(0);
+    g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S));
+    const double expected = 2.0 * (n - 1) * (kAlpha + S / n / kBeta);
+    CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(expected).epsilon(1e-9));
+    // Bulk mode: one flow of 2(n-1)/n * S plus the other 2(n-1)-1 latencies: the same sum.
+    CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(expected).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
+  // Two nodes of 2 devices; the 2 devices of a node share one NIC of 100 GB/s (devices_per_nic 2,
+  // tier bandwidth is per device: 50 GB/s, NIC 100 GB/s). tp = 2 inside a node, dp = 2 across
+  // nodes. Both DP rings (one per TP rank) all-reduce S = 1 GB at once over the shared NICs.
+  // Ring with n = 2: 2 steps of S/2 each. Each step, the 2 flows leaving a node share its NIC
+  // (100 GB/s / 2 = 50 GB/s each): 0.5e9 / 50e9 = 10 ms per step → 2 * (2 us + 10 ms).
+  RunSpec run = island_run(4, 400e9, 0);
+  run.platform.tiers[0].domain_size = 2;
+  TierSpec nic;
+  nic.name = "net";
+  nic.topology = Topology::kFatTree;
+  nic.domain_size = 0;
+  nic.bandwidth = 50e9;
+  nic.devices_per_nic = 2;
+  nic.latency = kAlpha;
+  run.platform.tiers.push_back(nic);
+  run.strategy.tp = 2;
+  run.strategy.dp = 2;
+  run.collectives["dp"] = "ring";
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kDp, 1e9));
+  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
+}
+
+TEST_CASE("compute overlapping a transfer is slowed by the interference factor", "[replay]") {
+  // A 10 ms kernel runs while a 1 GB all-reduce (2 devices, ring: 2 steps of 0.5 GB at 100 GB/s
+  // = 10 ms + 2 alpha) is in flight. With interference 0.2 the kernel takes 12 ms, which
+  // outlasts the all-reduce (10.004 ms): the iteration ends at 12 ms.
+  RunSpec run = island_run(2, kBeta, kAlpha, 0.2);
+  run.strategy.tp = 2;
+  run.collectives["tp"] = "ring";
+  RunGraph g;
+  g.stages.emplace_back(0);
+  StageGraph& s = g.stages[0];
+  s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
+  Task wait = compute(s, 0, "start");  // lets the collective start first, at t = 0
+  s.add(wait);
+  s.add(compute(s, 10e-3));
+  // The kernel starts at 0 while the collective is active → 10 ms * 1.2.
+  CHECK(replay_time(run, g) == Approx(12e-3).epsilon(1e-9));
+}
+
+TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)", "[replay]") {
+  // p = 2, m = 4, F = 1 ms, B = 2 ms, zero-latency, near-instant transfers (1 byte at 100 GB/s).
+  // 1F1B: stage 1 cannot start before stage 0's first forward; then the last stage is never idle
+  // for m(F + B); stage 0 finishes one B after. Total (m + p - 1)(F + B) = 5 * 3 ms = 15 ms.
+  RunSpec run = island_run(2, kBeta, 0);
+  run.strategy.pp = 2;
+  const int m = 4;
+  const double F = 1e-3, B = 2e-3;
+  RunGraph g;
+  for (int stage = 0; stage < 2; ++stage) {
+    g.stages.emplace_back(stage);
+    StageGraph& s = g.stages.back();
+    // Steps of 1F1B: stage 0 warms up with 1 forward, stage 1 with none.
+    std::vector<char> steps = stage == 0 ? std::vector<char>{'F', 'F', 'B', 'F', 'B', 'F', 'B', 'B'}
+                                         : std::vector<char>{'F', 'B', 'F', 'B', 'F', 'B', 'F', 'B'};
+    for (char step : steps) {
+      if (step == 'F') {
+        TaskId recv = 0;
+        if (stage == 1) recv = s.add(p2p(s, TaskKind::kRecv, -1, 1));
+        const TaskId f = stage == 1 ? s.add(compute(s, F), {recv}) : s.add(compute(s, F));
+        if (stage == 0) s.add(p2p(s, TaskKind::kSend, +1, 1), {f});
+      } else {
+        TaskId recv = 0;
+        if (stage == 0) recv = s.add(p2p(s, TaskKind::kRecv, +1, 1));
+        const TaskId b = stage == 0 ? s.add(compute(s, B), {recv}) : s.add(compute(s, B));
+        if (stage == 1) s.add(p2p(s, TaskKind::kSend, -1, 1), {b});
+      }
+    }
+  }
+  CHECK(replay_time(run, g) == Approx((m + 2 - 1) * (F + B)).epsilon(1e-6));
+}
