@@ -1,0 +1,92 @@
+#include "sim/analytic/device_memory.hpp"
+
+#include <algorithm>
+
+#include "sim/analytic/activation_memory.hpp"
+#include "sim/analytic/memory.hpp"
+#include "sim/graph/schedule.hpp"
+#include "sim/graph/schedule_analysis.hpp"
+#include "sim/graph/stage_layout.hpp"
+#include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+// Mean activation bytes of one layer of this stage: layers past recompute_layers keep everything.
+Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
+  ActivationOptions recomputed;
+  recomputed.recompute = run.strategy.recompute;
+  ActivationOptions kept;
+  kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
+  const int limit = run.strategy.recompute_layers;
+  Bytes total = 0;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const bool recompute = limit <= 0 || static_cast<int>(i) < limit;
+    total += layer_activation_bytes(run.model, sh, layers[i], recompute ? recomputed : kept);
+  }
+  return layers.empty() ? 0 : total / static_cast<double>(layers.size());
+}
+
+DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
+  const auto& s = run.strategy;
+  const Shard sh = shard_of(run);
+  const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+  std::vector<int> layers;
+  int layers_per_chunk = 0;
+  bool first = false, last = false;
+  for (const auto& c : chunks) {
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) layers.push_back(l);
+    layers_per_chunk = std::max(layers_per_chunk, c.layer_count);
+    first = first || c.has_embedding;
+    last = last || c.has_output;
+  }
+  const auto steps = find_schedule(s.schedule).steps({s.pp, run.microbatches(), s.virtual_stages}, stage);
+  DeviceMemory out;
+  out.stage = stage;
+  out.peak_in_flight = peak_in_flight(steps);
+  ActivationOptions options;
+  options.recompute = s.recompute;
+  Bytes extra = 0;
+  if (first) extra += first_stage_activation_bytes(run.model, sh, options);
+  if (last) extra += last_stage_activation_bytes(run.model, sh);
+  const Bytes activations =
+      activations_in_flight(out.peak_in_flight, layers_per_chunk, per_layer_activations(run, sh, layers), extra);
+  const ParamCount held = device_params(run.model, layers, first, last, s.tp, s.ep);
+  out.params = static_cast<double>(held.total());
+  ModelStateInput state;
+  state.params = static_cast<double>(held.non_expert());
+  state.dp_group = s.dp * s.cp;
+  state.expert_params = static_cast<double>(held.expert());
+  state.expert_dp_group = std::max(1, s.dp * s.cp / s.ep);
+  state.zero_stage = s.zero_stage;
+  state.offload_optimizer = s.offload == Offload::kOptimizer;
+  double largest_layer = 0;
+  for (int l : layers)
+    largest_layer = std::max(largest_layer, static_cast<double>(device_params(run.model, {l}, false, false, s.tp, s.ep).total()));
+  const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage, largest_layer,
+                                       activation_element_bytes(run.precision));
+  const MemoryBreakdown b = memory_breakdown(state, activations, comm, run.framework_overhead);
+  out.weights = b.weights;
+  out.gradients = b.gradients;
+  out.optimizer = b.optimizer;
+  out.activations = b.activations;
+  out.comm_buffers = b.comm_buffers;
+  out.framework = b.framework;
+  return out;
+}
+
+}  // namespace
+
+std::vector<DeviceMemory> stage_memory(const RunSpec& run) {
+  std::vector<DeviceMemory> out;
+  for (int stage = 0; stage < run.strategy.pp; ++stage) out.push_back(memory_of_stage(run, stage));
+  return out;
+}
+
+const DeviceMemory& peak_memory(const std::vector<DeviceMemory>& stages) {
+  return *std::max_element(stages.begin(), stages.end(),
+                           [](const DeviceMemory& a, const DeviceMemory& b) { return a.total() < b.total(); });
+}
+
+}  // namespace trainsim
