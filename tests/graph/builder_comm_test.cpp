@@ -1,0 +1,103 @@
+// Communication each device issues per iteration, against the closed forms (formulas.md 5-8).
+#include <catch2/catch.hpp>
+
+#include "sim/graph/builder.hpp"
+#include "tests/support/tiny_model.hpp"
+
+using namespace trainsim;
+using namespace trainsim::test;
+
+namespace {
+
+struct Volume {
+  int count = 0;
+  double bytes = 0;
+};
+
+Volume tasks_of(const StageGraph& g, Stream stream, CollectiveKind kind, TaskKind task_kind = TaskKind::kCollective) {
+  Volume v;
+  for (size_t t = 0; t < g.size(); ++t) {
+    const Task& task = g.task(static_cast<TaskId>(t));
+    if (task.stream != stream || task.kind != task_kind) continue;
+    if (task_kind == TaskKind::kCollective && task.collective != kind) continue;
+    v.count++;
+    v.bytes += task.bytes;
+  }
+  return v;
+}
+
+// l = 6 over pp = 3 → 2 layers per stage; stage 1 has neither embedding nor output layer.
+// b = 2, s = 128, h = 256: one activation b*s*h*2 bytes = 131072 bytes. m = 24/(2*2) = 6.
+const ModelSpec kModel = gpt_model(6, 256, 4, 1024);
+constexpr double kActivation = 2.0 * 128 * 256 * 2;
+constexpr int kM = 6, kLayersPerStage = 2;
+
+}  // namespace
+
+TEST_CASE("TP issues 4 all-reduces of b*s*h per layer per micro-batch", "[graph]") {
+  const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  const Volume ar = tasks_of(build_stage_graph(run, 1), Stream::kTp, CollectiveKind::kAllReduce);
+  CHECK(ar.count == 4 * kLayersPerStage * kM);
+  CHECK(ar.bytes == Approx(4 * kLayersPerStage * kM * kActivation));
+}
+
+TEST_CASE("full recompute re-runs the 2 forward all-reduces of each layer", "[graph]") {
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.recompute = Recompute::kFull;
+  CHECK(tasks_of(build_stage_graph(run, 1), Stream::kTp, CollectiveKind::kAllReduce).count == 6 * kLayersPerStage * kM);
+}
+
+TEST_CASE("sequence parallelism replaces each all-reduce by a reduce-scatter and an all-gather", "[graph]") {
+  // Same bytes on the wire: an all-reduce moves 2(t-1)/t of the buffer, RS and AG (t-1)/t each.
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.sequence_parallel = true;
+  const StageGraph g = build_stage_graph(run, 1);
+  CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kAllReduce).count == 0);
+  CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kReduceScatter).count == 4 * kLayersPerStage * kM);
+  CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kAllGather).count == 4 * kLayersPerStage * kM);
+}
+
+TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {
+  // Ring all-reduce traffic is then 2(d-1)/d of the gradient bytes (2 bytes per parameter).
+  const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  for (int stage = 0; stage < 3; ++stage) {
+    const Volume dp = tasks_of(build_stage_graph(run, stage), Stream::kDp, CollectiveKind::kAllReduce);
+    CHECK(dp.bytes == Approx(2.0 * stage_params(run, stage)));
+  }
+}
+
+TEST_CASE("PP sends one activation forward and one gradient back per micro-batch", "[graph]") {
+  // Megatron scatter/gather: each TP rank sends b*s*h/t.
+  const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  const StageGraph g = build_stage_graph(run, 1);
+  const Volume sends = tasks_of(g, Stream::kPpSend, CollectiveKind::kAllReduce, TaskKind::kSend);
+  const Volume recvs = tasks_of(g, Stream::kPpRecv, CollectiveKind::kAllReduce, TaskKind::kRecv);
+  CHECK(sends.count == 2 * kM);
+  CHECK(recvs.count == 2 * kM);
+  CHECK(sends.bytes == Approx(2 * kM * kActivation / 2));
+}
+
+TEST_CASE("ZeRO-1 reduce-scatters gradients and gathers parameters once", "[graph]") {
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.zero_stage = 1;
+  const StageGraph g = build_stage_graph(run, 1);
+  const double grads = 2.0 * stage_params(run, 1);
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter).bytes == Approx(grads));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllGather).bytes == Approx(grads));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllReduce).count == 0);
+}
+
+TEST_CASE("CP gathers K/V of the whole context once forward and once backward per layer", "[graph]") {
+  // cp = 2, MHA with a = 4 heads of d = 64 over tp = 2: 2 local kv heads. K and V of the full
+  // context: 2 * b * s * 2 * 64 * 2 bytes = 2 * 2 * 128 * 2 * 64 * 2 = 131072 bytes.
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.cp = 2;
+  run.strategy.dp = 1;
+  run.global_batch = 12;
+  run.devices = 12;
+  const StageGraph g = build_stage_graph(run, 1);
+  const Volume ag = tasks_of(g, Stream::kCp, CollectiveKind::kAllGather);
+  CHECK(ag.count == 2 * kLayersPerStage * kM);
+  CHECK(ag.bytes / ag.count == Approx(2.0 * 2 * 128 * 2 * 64 * 2));
+  CHECK(tasks_of(g, Stream::kCp, CollectiveKind::kReduceScatter).count == kLayersPerStage * kM);
+}
