@@ -61,6 +61,6 @@ TEST_CASE("routed experts are split over ep and each expert's width over tp", "[
   CHECK(d.expert() == 16384);
   CHECK(d.router == 64 * 8);                // replicated
   CHECK(d.moe_shared == 2 * 64 * 128 / 2);  // one shared expert, width split over tp
-  // Active per token: all but 6 of the 8 routed experts: 131,072·(2/8) routed stay active.
+  // Active per token: top-2 of the 8 routed experts, 131,072·2/8 = 32,768 routed parameters.
   CHECK(active_params(m) == count_params(m).total() - 131072 + 32768);
 }
