@@ -1,0 +1,106 @@
+#include "sim/analytic/activation_memory.hpp"
+
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/moe_ops.hpp"
+
+namespace trainsim {
+namespace {
+
+constexpr double kMaskBytes = 1;   // dropout masks: one byte per element
+constexpr double kFp32Bytes = 4;   // log-sum-exp, router probabilities, cross-entropy softmax
+
+struct Dims {
+  double tokens, seq_tokens, h, d, heads, kv_heads, e, mask;
+  double b, s, ctx, t;
+};
+
+Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) {
+  Dims x{};
+  x.tokens = static_cast<double>(gemm_tokens(sh));
+  x.seq_tokens = static_cast<double>(sequence_tokens(sh));
+  x.h = m.hidden;
+  x.d = static_cast<double>(head_dim_of(m));
+  x.heads = static_cast<double>(local_heads(m, sh));
+  x.kv_heads = static_cast<double>(local_kv_heads(m, sh));
+  x.e = activation_element_bytes(sh.precision);
+  x.mask = opt.dropout ? kMaskBytes : 0;
+  x.b = static_cast<double>(sh.micro_batch);
+  x.s = static_cast<double>(sh.seq);
+  x.ctx = static_cast<double>(sh.context);
+  x.t = sh.tp;
+  return x;
+}
+
+Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
+  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, QKV input
+  bytes += x.tokens * (x.heads + 2 * x.kv_heads) * x.d * x.e;            // Q, K, V
+  bytes += x.tokens * x.heads * x.d * x.e;                               // projection input
+  bytes += x.seq_tokens * x.h * x.mask;                                  // dropout after projection
+  if (opt.recompute == Recompute::kSelective) return bytes;
+  if (opt.flash_attention) return bytes + x.tokens * x.heads * kFp32Bytes;  // log-sum-exp
+  const double scores = x.b * x.heads * x.s * x.ctx;
+  bytes += scores * x.e;                                                 // softmax output
+  if (opt.dropout) bytes += scores * (kMaskBytes + x.e);                 // its mask and output
+  return bytes;
+}
+
+// A dense FFN of per-device width `width` over `rows` rows (activation and fc2 inputs).
+Bytes ffn_inner_bytes(const ModelSpec& m, double rows, double width, double e) {
+  const double gated = m.gated_ffn ? 2 : 1;
+  return rows * width * e * (gated + 1);
+}
+
+Bytes mlp_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
+  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, fc1 input
+  bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(ffn_hidden_of(m), sh.tp)), x.e);
+  return bytes + x.seq_tokens * x.h * x.mask;                            // dropout mask
+}
+
+Bytes moe_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
+  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, router input
+  bytes += x.seq_tokens * m.moe.experts * kFp32Bytes;                    // router probabilities
+  const double rows = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
+  bytes += 2 * rows * x.h * x.e;                                         // expert input and output
+  bytes += ffn_inner_bytes(m, rows, static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp)), x.e);
+  const int64_t shared = static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden;
+  if (shared > 0) bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(shared, sh.tp)), x.e);
+  return bytes + x.seq_tokens * x.h * x.mask;
+}
+
+}  // namespace
+
+Bytes korthikanti_layer_bytes(KorthikantiCase row, double s, double b, double h, double a, double t) {
+  const double sbh = s * b * h;
+  switch (row) {
+    case KorthikantiCase::kNoParallelism: return sbh * (34 + 5 * a * s / h);
+    case KorthikantiCase::kTensor: return sbh * (10 + 24 / t + 5 * a * s / (h * t));
+    case KorthikantiCase::kTensorSequence: return sbh / t * (34 + 5 * a * s / h);
+    case KorthikantiCase::kTensorSelective: return sbh * (10 + 24 / t);
+    case KorthikantiCase::kTensorSequenceSelective: return 34 * sbh / t;
+    case KorthikantiCase::kFullRecompute: return 2 * sbh;
+    case KorthikantiCase::kFullRecomputeSequence: return 2 * sbh / t;
+  }
+  return 0;
+}
+
+Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {
+  const Dims x = dims_of(m, sh, opt);
+  if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e;  // the layer input only
+  const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x) : mlp_bytes(m, sh, x);
+  return attention_bytes(x, opt) + ffn;
+}
+
+Bytes first_stage_activation_bytes(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) {
+  constexpr double kTokenIdBytes = 8;
+  const double mask = opt.dropout ? kMaskBytes : 0;
+  return static_cast<double>(gemm_tokens(sh)) * kTokenIdBytes +
+         static_cast<double>(sequence_tokens(sh)) * m.hidden * mask;
+}
+
+Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh) {
+  const double e = activation_element_bytes(sh.precision);
+  const double logits = static_cast<double>(gemm_tokens(sh)) * static_cast<double>(ceil_div(m.vocab, sh.tp));
+  return 2 * static_cast<double>(sequence_tokens(sh)) * m.hidden * e + logits * kFp32Bytes;
+}
+
+}  // namespace trainsim

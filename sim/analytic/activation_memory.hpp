@@ -1,0 +1,59 @@
+// Activation memory one transformer layer keeps for the backward pass, per device and per
+// micro-batch, plus the extras of the first (embedding) and last (output layer) pipeline stages.
+#pragma once
+#include "sim/config/model_spec.hpp"
+#include "sim/config/run_spec.hpp"
+#include "sim/core/units.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+
+// The rows of Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+// Models"), Table 2: bytes per layer, 16-bit activations, GPT layer with dropout, no flash attention.
+enum class KorthikantiCase {
+  kNoParallelism,            // sbh(34 + 5as/h)
+  kTensor,                   // sbh(10 + 24/t + 5as/(ht))
+  kTensorSequence,           // (sbh/t)(34 + 5as/h)
+  kTensorSelective,          // sbh(10 + 24/t)
+  kTensorSequenceSelective,  // 34·sbh/t
+  kFullRecompute,            // 2sbh
+  kFullRecomputeSequence,    // 2sbh/t (the stored layer input is sequence-sharded)
+};
+[[nodiscard]] Bytes korthikanti_layer_bytes(KorthikantiCase row, double s, double b, double h, double a,
+                                            double t);
+
+struct ActivationOptions {
+  Recompute recompute = Recompute::kNone;  // none / selective (core attention) / full (whole layer)
+  bool flash_attention = true;  // fused attention: keeps O and the fp32 log-sum-exp, no s×s tensors
+  bool dropout = false;         // keep 1-byte dropout masks (attention probs, after projections)
+};
+
+// General per-layer bytes for one micro-batch on one device. Tensors kept, with
+// T = b·s tokens (s = seq/cp), T' = T/t under SP else T, E = activation element bytes:
+//  attention:  norm input T'·h·E; QKV input (norm output) T'·h·E; Q,K,V T·(a+2kv)/t·d·E;
+//              [no flash] softmax output b·a/t·s·ctx·E, [+dropout] its mask (1 B) and output (E);
+//              [flash] log-sum-exp T·a/t·4 B (dropped by selective recompute);
+//              projection input T·a/t·d·E; [dropout] mask T'·h·1 B.
+//  dense MLP:  norm input T'·h·E; fc1 input T'·h·E; activation input T·ffn/t·E (×2 gated);
+//              fc2 input T·ffn/t·E; [dropout] mask T'·h·1 B.
+//  MoE:        norm input, router input T'·h·E; router probabilities T'·experts·4 B; per routed
+//              row R = rows/expert·experts/ep: expert fc1 input R·h·E, activation input
+//              R·f_e/t·E (×2 gated), fc2 input R·f_e/t·E, expert output R·h·E (for the
+//              probability gradient); shared experts as a dense MLP of width shared·f_e.
+//  selective recompute drops the s×ctx tensors (and the log-sum-exp); full recompute keeps only
+//  the layer input T'·h·E. With MHA, ffn=4h, dropout, no flash, 16 bit this reproduces every row
+//  of Korthikanti Table 2 exactly (tests check it).
+[[nodiscard]] Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index,
+                                           const ActivationOptions& opt);
+
+// First stage, per micro-batch: int64 token ids 8·b·s B (every TP rank holds them) and, with
+// dropout, the embedding dropout mask T'·h·1 B (Korthikanti 2022 Sec. 4.3; Megatron
+// theoretical_memory_usage counts the same two terms).
+[[nodiscard]] Bytes first_stage_activation_bytes(const ModelSpec& m, const Shard& sh,
+                                                 const ActivationOptions& opt);
+// Last stage, per micro-batch: final-norm input T'·h·E, logits-GEMM input T'·h·E (stored
+// sequence-sharded under SP) and the fp32 softmax of the cross entropy 4·T·V/t B.
+// With SP and 16 bit: 4sbh/t·(1 + V/h) (Korthikanti 2022 Sec. 4.3).
+[[nodiscard]] Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh);
+
+}  // namespace trainsim

@@ -1,0 +1,57 @@
+#include "sim/analytic/compute_time.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/core/error.hpp"
+
+namespace trainsim {
+namespace {
+
+// The order in which precisions stand in for `p` (first = p itself).
+std::vector<Precision> fallback_chain(Precision p) {
+  switch (p) {
+    case Precision::kFp32: return {Precision::kFp32};
+    case Precision::kTf32: return {Precision::kTf32, Precision::kFp32};
+    case Precision::kBf16: return {Precision::kBf16, Precision::kFp16};
+    case Precision::kFp16: return {Precision::kFp16, Precision::kBf16};
+    case Precision::kFp8: return {Precision::kFp8, Precision::kBf16, Precision::kFp16};
+  }
+  return {p};
+}
+
+int64_t ceil_div64(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+FlopsPerSecond peak_flops(const AcceleratorSpec& acc, Precision p) {
+  for (Precision candidate : fallback_chain(p)) {
+    auto it = acc.peak_flops.find(candidate);
+    if (it != acc.peak_flops.end() && it->second > 0) return it->second;
+  }
+  throw UserError("accelerator '" + acc.name + "' lists no peak_flops for " + to_string(p) +
+                  " nor a precision that can stand in for it");
+}
+
+double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
+  const int64_t tile_m = std::max(1, acc.gemm_tile_m);
+  const int64_t tile_n = std::max(1, acc.gemm_tile_n);
+  const int64_t units = std::max(1, acc.compute_units);
+  const int64_t tiles = ceil_div64(g.m, tile_m) * ceil_div64(g.n, tile_n) * g.batch;
+  if (tiles <= 0) return 1.0;
+  const int64_t waves = ceil_div64(tiles, units);
+  return static_cast<double>(tiles) / static_cast<double>(waves * units);
+}
+
+Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p) {
+  const Seconds memory = k.bytes > 0 ? k.bytes / (acc.memory_bandwidth * acc.memory_efficiency) : 0.0;
+  Seconds compute = 0;
+  if (k.cls == KernelClass::kGemm && k.flops > 0) {
+    compute = k.flops / (peak_flops(acc, p) * acc.gemm_efficiency * wave_efficiency(k.gemm, acc));
+  } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
+    compute = k.flops / (peak_flops(acc, p) * acc.attention_efficiency);
+  }
+  return std::max(compute, memory) + acc.kernel_overhead;
+}
+
+}  // namespace trainsim

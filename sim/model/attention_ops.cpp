@@ -1,0 +1,107 @@
+#include "sim/model/attention_ops.hpp"
+
+#include "sim/model/kernel_builders.hpp"
+
+namespace trainsim {
+namespace {
+
+constexpr double kRopeFlopsPerElement = 3;   // x·cos + rotate(x)·sin: 2 multiplies + 1 add
+constexpr double kResidualFlopsPerElement = 1;
+constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
+
+struct AttentionDims {
+  double b, s, ctx, d, heads, kv_heads, h;
+  double tokens, seq_tokens;
+  double gemm_bytes, act_bytes;
+};
+
+AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
+  AttentionDims a{};
+  a.b = static_cast<double>(sh.micro_batch);
+  a.s = static_cast<double>(sh.seq);
+  a.ctx = static_cast<double>(sh.context);
+  a.d = static_cast<double>(head_dim_of(m));
+  a.heads = static_cast<double>(local_heads(m, sh));
+  a.kv_heads = static_cast<double>(local_kv_heads(m, sh));
+  a.h = static_cast<double>(m.hidden);
+  a.tokens = static_cast<double>(gemm_tokens(sh));
+  a.seq_tokens = static_cast<double>(sequence_tokens(sh));
+  a.gemm_bytes = gemm_element_bytes(sh.precision);
+  a.act_bytes = activation_element_bytes(sh.precision);
+  return a;
+}
+
+int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
+  return (local_heads(m, sh) + 2 * local_kv_heads(m, sh)) * head_dim_of(m);
+}
+
+// Fused attention reads Q (s rows) and K, V (the whole context) and writes O plus the softmax
+// statistics; the s×context scores never reach HBM.
+Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
+  const AttentionDims a = dims_of(m, sh);
+  Kernel k;
+  k.name = "core_attention.fwd";
+  k.cls = KernelClass::kAttention;
+  k.flops = kCausalFraction * core_attention_model_flops(m, sh);
+  const double q_or_o = a.b * a.s * a.heads * a.d;
+  const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
+  k.bytes = (2 * q_or_o + kv) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
+  return k;
+}
+
+// Backward reads Q, K, V, O, dO and the statistics, writes dQ, dK, dV.
+Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
+  const AttentionDims a = dims_of(m, sh);
+  Kernel k;
+  k.name = "core_attention.dgrad";
+  k.cls = KernelClass::kAttention;
+  k.flops = kFlashBackwardFactor * kCausalFraction * core_attention_model_flops(m, sh);
+  const double q_sized = 4 * a.b * a.s * a.heads * a.d;     // Q, O, dO, dQ
+  const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
+  k.bytes = (q_sized + kv_sized) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
+  return k;
+}
+
+}  // namespace
+
+Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh) {
+  const AttentionDims a = dims_of(m, sh);
+  return 4 * a.b * a.s * a.ctx * a.d * a.heads;
+}
+
+std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
+  const AttentionDims a = dims_of(m, sh);
+  const int64_t t = gemm_tokens(sh);
+  const int64_t h = m.hidden;
+  const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
+  const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;  // rotates Q and K
+  return {
+      norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
+      gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_bytes),
+      elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes),
+      core_attention_forward(m, sh),
+      gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_bytes),
+      elementwise_kernel("attn_residual.fwd", a.seq_tokens * a.h, 2, 1, kResidualFlopsPerElement,
+                         a.act_bytes),
+  };
+}
+
+std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
+  const AttentionDims a = dims_of(m, sh);
+  const int64_t t = gemm_tokens(sh);
+  const int64_t h = m.hidden;
+  const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
+  const int64_t qkv = qkv_width(m, sh);
+  const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
+  return {
+      gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
+      gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true),
+      core_attention_backward(m, sh),
+      elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes),
+      gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_bytes),
+      gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_bytes, true),
+      norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),
+  };
+}
+
+}  // namespace trainsim

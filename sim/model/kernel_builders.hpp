@@ -1,0 +1,42 @@
+// Small constructors for catalogue kernels, so every block counts FLOPs and bytes the same way.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/model/kernel.hpp"
+
+namespace trainsim {
+
+// A GEMM C[m×n] = A[m×k]·B[k×n], `batch` times: 2·m·n·k·batch FLOP (one multiply-add = 2 FLOP);
+// bytes = each operand read once and C written once, (m·k + k·n + m·n)·batch·element_bytes.
+[[nodiscard]] Kernel gemm_kernel(std::string name, const GemmShape& shape, double element_bytes,
+                                 bool weight_grad = false);
+
+// A memory-bound kernel over `elements` output elements that reads `tensors_read` and writes
+// `tensors_written` tensors of that many elements: bytes = elements·(read + written)·element_bytes,
+// FLOP = elements·flops_per_element.
+[[nodiscard]] Kernel elementwise_kernel(std::string name, double elements, double tensors_read,
+                                        double tensors_written, double flops_per_element,
+                                        double element_bytes);
+
+// Forward of a LayerNorm/RMSNorm over `elements`: reads x, writes y.
+// FLOP per element (approximate, memory-bound anyway): LayerNorm 8 (mean, variance, normalise,
+// scale, shift), RMSNorm 5 (square-sum, normalise, scale).
+[[nodiscard]] Kernel norm_forward_kernel(std::string name, NormKind norm, double elements,
+                                         double element_bytes);
+// Backward of a norm fused with the residual-gradient add: reads x, dy and the residual gradient,
+// writes dx (the norm's own gain/bias gradients are a token reduction folded in). FLOP per
+// element: twice the forward's, plus the add.
+[[nodiscard]] Kernel norm_backward_kernel(std::string name, NormKind norm, double elements,
+                                          double element_bytes);
+
+// Sums over a kernel list: all FLOP, the FLOP of one class, all bytes.
+[[nodiscard]] Flops total_flops(const std::vector<Kernel>& kernels);
+[[nodiscard]] Flops total_flops(const std::vector<Kernel>& kernels, KernelClass cls);
+[[nodiscard]] Bytes total_bytes(const std::vector<Kernel>& kernels);
+
+// Appends `more` to `out`.
+void append(std::vector<Kernel>& out, const std::vector<Kernel>& more);
+
+}  // namespace trainsim

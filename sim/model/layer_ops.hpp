@@ -1,0 +1,24 @@
+// One whole transformer layer: attention block followed by a dense MLP or an MoE block.
+#pragma once
+#include <vector>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/model/kernel.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+
+// Whether layer `layer_index` (0-based) has an MoE FFN: the model is MoE, the layer is past the
+// first_dense_layers dense prefix, and it is every layer_frequency-th layer after that prefix
+// ((i - first_dense_layers) % layer_frequency == 0, as ModelSpec documents). Note DeepSeek's
+// reference code tests i % freq instead; the two agree whenever freq = 1 (DeepSeek-V2/V3).
+[[nodiscard]] bool is_moe_layer(const ModelSpec& m, int layer_index);
+
+// Number of MoE layers among the model's layers.
+[[nodiscard]] int moe_layer_count(const ModelSpec& m);
+
+// attention_forward + (moe_forward or mlp_forward), and the backward in reverse block order.
+[[nodiscard]] std::vector<Kernel> layer_forward(const ModelSpec& m, const Shard& sh, int layer_index);
+[[nodiscard]] std::vector<Kernel> layer_backward(const ModelSpec& m, const Shard& sh, int layer_index);
+
+}  // namespace trainsim

@@ -1,0 +1,63 @@
+#include "sim/model/mlp_ops.hpp"
+
+#include "sim/model/kernel_builders.hpp"
+
+namespace trainsim {
+namespace {
+// Approximate FLOP per output element (memory-bound either way): tanh-GeLU ≈ 8;
+// SwiGLU silu(g)·u ≈ 6 (exp, add, divide, two multiplies). Backward ≈ twice the forward.
+double activation_flops(const ModelSpec& m) { return m.gated_ffn ? 6 : 8; }
+double activation_inputs(const ModelSpec& m) { return m.gated_ffn ? 2 : 1; }  // gate and up, or x
+constexpr double kResidualFlopsPerElement = 1;
+}  // namespace
+
+std::vector<Kernel> ffn_forward_kernels(const std::string& prefix, const ModelSpec& m, const Shard& sh,
+                                        int64_t tokens, int64_t width) {
+  const double gb = gemm_element_bytes(sh.precision);
+  const double ab = activation_element_bytes(sh.precision);
+  const int64_t fc1_width = static_cast<int64_t>(activation_inputs(m)) * width;
+  const double act_elements = static_cast<double>(tokens) * static_cast<double>(width);
+  return {
+      gemm_kernel(prefix + "_fc1.fwd", {tokens, fc1_width, m.hidden, 1}, gb),
+      elementwise_kernel(prefix + "_act.fwd", act_elements, activation_inputs(m), 1, activation_flops(m), ab),
+      gemm_kernel(prefix + "_fc2.fwd", {tokens, m.hidden, width, 1}, gb),
+  };
+}
+
+std::vector<Kernel> ffn_backward_kernels(const std::string& prefix, const ModelSpec& m, const Shard& sh,
+                                         int64_t tokens, int64_t width) {
+  const double gb = gemm_element_bytes(sh.precision);
+  const double ab = activation_element_bytes(sh.precision);
+  const int64_t fc1_width = static_cast<int64_t>(activation_inputs(m)) * width;
+  const double act_elements = static_cast<double>(tokens) * static_cast<double>(width);
+  // Activation backward reads its inputs and the output gradient, writes the input gradients.
+  const double reads = activation_inputs(m) + 1;
+  return {
+      gemm_kernel(prefix + "_fc2.dgrad", {tokens, width, m.hidden, 1}, gb),
+      gemm_kernel(prefix + "_fc2.wgrad", {width, m.hidden, tokens, 1}, gb, true),
+      elementwise_kernel(prefix + "_act.dgrad", act_elements, reads, activation_inputs(m),
+                         2 * activation_flops(m), ab),
+      gemm_kernel(prefix + "_fc1.dgrad", {tokens, m.hidden, fc1_width, 1}, gb),
+      gemm_kernel(prefix + "_fc1.wgrad", {m.hidden, fc1_width, tokens, 1}, gb, true),
+  };
+}
+
+std::vector<Kernel> mlp_forward(const ModelSpec& m, const Shard& sh) {
+  const double ab = activation_element_bytes(sh.precision);
+  const double seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
+  std::vector<Kernel> out{norm_forward_kernel("mlp_norm.fwd", m.norm, seq_elements, ab)};
+  append(out, ffn_forward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp)));
+  out.push_back(elementwise_kernel("mlp_residual.fwd", seq_elements, 2, 1, kResidualFlopsPerElement, ab));
+  return out;
+}
+
+std::vector<Kernel> mlp_backward(const ModelSpec& m, const Shard& sh) {
+  const double ab = activation_element_bytes(sh.precision);
+  const double seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
+  std::vector<Kernel> out =
+      ffn_backward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp));
+  out.push_back(norm_backward_kernel("mlp_norm.dgrad", m.norm, seq_elements, ab));
+  return out;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,33 @@
+// "Model FLOPs" of one training iteration, the numerator of MFU: the FLOPs the model needs,
+// independent of how the run executes them (no causal skipping, no recompute, no padding).
+#pragma once
+#include <cstdint>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+// Narayanan et al., SC'21 ("Efficient Large-Scale Language Model Training on GPU Clusters
+// Using Megatron-LM"), eq. (3), for a GPT-style model (MHA, ffn = 4h, non-gated):
+//   full_recompute: F = 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h))   (forward counted twice)
+//   otherwise (Korthikanti et al. 2022, Sec. 6):  F = 72·B·s·l·h²·(1 + s/(6h) + V/(12·l·h))
+// B = global batch (sequences), s = sequence length. Uses only layers, hidden, vocab.
+[[nodiscard]] Flops megatron_flops(const ModelSpec& m, int64_t global_batch, int64_t seq,
+                                   bool full_recompute);
+
+// Forward matmul FLOPs of layer `layer_index` for `sequences` sequences of `seq` tokens:
+// QKV 2·B·s·h·(a + 2·kv)·d, attention 4·B·s²·a·d (non-causal), output projection 2·B·s·a·d·h,
+// and the FFN: dense matrices·2·B·s·h·ffn, or MoE router 2·B·s·h·E plus (top_k + shared)
+// experts of matrices·2·B·s·h·expert_ffn each (capacity padding not counted).
+[[nodiscard]] Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t sequences,
+                                              int64_t seq);
+
+// All layers + the logits GEMM 2·B·s·h·V (the embedding gather has no FLOPs).
+[[nodiscard]] Flops forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq);
+
+// 3 × forward_model_flops: backward = 2 × forward (input and weight gradients), Narayanan
+// SC'21 Sec. 5.1. Equals megatron_flops(..., false) exactly for a GPT-style model.
+[[nodiscard]] Flops model_flops(const ModelSpec& m, int64_t global_batch, int64_t seq);
+
+}  // namespace trainsim

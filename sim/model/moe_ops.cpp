@@ -1,0 +1,107 @@
+#include "sim/model/moe_ops.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "sim/model/kernel_builders.hpp"
+#include "sim/model/mlp_ops.hpp"
+
+namespace trainsim {
+namespace {
+
+constexpr double kTopkFlopsPerElement = 5;  // softmax (max, exp, sum, divide) + top-k compare
+constexpr double kUnpermuteFlopsPerElement = 2;  // probability-weighted sum: multiply + add
+constexpr double kResidualFlopsPerElement = 1;
+constexpr double kRouterProbBytes = 4;      // routing scores kept in fp32
+
+int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.tp); }
+int64_t shared_width(const ModelSpec& m, const Shard& sh) {
+  return ceil_div(static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden, sh.tp);
+}
+int64_t gated_factor(const ModelSpec& m) { return m.gated_ffn ? 2 : 1; }
+
+// Grouped GEMMs and activation of the local experts, forward or backward.
+std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool backward) {
+  const double gb = gemm_element_bytes(sh.precision);
+  const double ab = activation_element_bytes(sh.precision);
+  const int64_t rows = tokens_per_local_expert(m, sh);
+  const int64_t experts = local_experts(m, sh);
+  const int64_t w = expert_width(m, sh);
+  const int64_t fc1 = gated_factor(m) * w;
+  const int64_t h = m.hidden;
+  const double act_elements = static_cast<double>(rows * experts * w);
+  const double act_in = static_cast<double>(gated_factor(m));
+  const double act_flops = m.gated_ffn ? 6 : 8;  // as mlp_ops: SwiGLU ≈ 6, GeLU ≈ 8 FLOP/element
+  if (!backward) {
+    return {gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gb),
+            elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab),
+            gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gb)};
+  }
+  return {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gb),
+          gemm_kernel("moe_expert_fc2.wgrad", {w, h, rows, experts}, gb, true),
+          elementwise_kernel("moe_expert_act.dgrad", act_elements, act_in + 1, act_in, 2 * act_flops, ab),
+          gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gb),
+          gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gb, true)};
+}
+
+}  // namespace
+
+int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
+  const double rows = m.moe.capacity_factor * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
+                      sh.ep / static_cast<double>(m.moe.experts);
+  return static_cast<int64_t>(std::ceil(rows * (1 - 1e-12)));  // tolerate rounding of exact quotients
+}
+
+std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
+  const double gb = gemm_element_bytes(sh.precision);
+  const double ab = activation_element_bytes(sh.precision);
+  const int64_t route_tokens = sequence_tokens(sh);
+  const double seq_elements = static_cast<double>(route_tokens) * m.hidden;
+  const double dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
+  const double all_tokens = static_cast<double>(gemm_tokens(sh));
+  std::vector<Kernel> out{
+      norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab),
+      gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, gb),
+      elementwise_kernel("router_topk.fwd", static_cast<double>(route_tokens) * m.moe.experts, 1, 1,
+                         kTopkFlopsPerElement, kRouterProbBytes),
+      elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab),
+  };
+  append(out, expert_kernels(m, sh, false));
+  // Un-permute reads the expert outputs and writes one combined row per token.
+  Kernel unpermute = elementwise_kernel("moe_unpermute.fwd", dispatched * m.hidden, 1, 0,
+                                        kUnpermuteFlopsPerElement, ab);
+  unpermute.bytes += all_tokens * m.hidden * ab;
+  out.push_back(unpermute);
+  if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
+  out.push_back(elementwise_kernel("moe_residual.fwd", seq_elements, 2, 1, kResidualFlopsPerElement, ab));
+  return out;
+}
+
+std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
+  const double gb = gemm_element_bytes(sh.precision);
+  const double ab = activation_element_bytes(sh.precision);
+  const int64_t route_tokens = sequence_tokens(sh);
+  const double seq_elements = static_cast<double>(route_tokens) * m.hidden;
+  const double dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
+  const double all_tokens = static_cast<double>(gemm_tokens(sh));
+  std::vector<Kernel> out;
+  if (m.moe.shared_experts > 0) out = ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh));
+  // Un-permute backward reads the token gradients (and expert outputs for the probability
+  // gradient) and writes the expert-order gradients.
+  Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,
+                                        kUnpermuteFlopsPerElement, ab);
+  unpermute.bytes += all_tokens * m.hidden * ab;
+  out.push_back(unpermute);
+  append(out, expert_kernels(m, sh, true));
+  append(out, {
+      elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab),
+      elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
+                         kTopkFlopsPerElement, kRouterProbBytes),
+      gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, gb),
+      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, route_tokens, 1}, gb, true),
+      norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab),
+  });
+  return out;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,35 @@
+// Mixture-of-experts FFN block of one transformer layer, per device: norm, router GEMM
+// (h × experts), softmax/top-k, permutation of tokens into expert order, the local experts as
+// grouped GEMMs, un-permutation weighted by the router probabilities, shared experts as dense
+// GEMMs, residual add. The EP all-to-alls (dispatch/combine) sit between permute and the expert
+// GEMMs; the task-graph builder inserts them.
+//
+// Token counts (documented choice, Megatron-Core with expert tensor parallelism = tp):
+//  * the router runs on the tokens of the non-TP region: b·s, or b·s/t under SP (each TP rank
+//    routes its own sequence shard; without SP every TP rank routes all b·s redundantly);
+//  * before dispatch the TP group's tokens are gathered, so the expert GEMMs of every TP rank see
+//    all b·s tokens of its sequence with a 1/t slice of each expert's FFN width;
+//  * the ep devices of an EP group hold ep·b·s tokens, each routed to top_k experts, spread over
+//    `experts` experts: one expert receives b·s·top_k·ep/experts rows under even routing, and a
+//    device's experts/ep experts receive b·s·top_k rows in all. The capacity factor c pads each
+//    expert to c times its even share (Megatron pad-to-capacity / worst-case load), so the
+//    executed rows per local expert are ceil(c·b·s·top_k·ep/experts).
+#pragma once
+#include <vector>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/model/kernel.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+
+// Rows one local expert's GEMMs process: ceil(c·b·s·top_k·ep / experts) (see above).
+[[nodiscard]] int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh);
+
+// Names: moe_norm, router, router_topk, moe_permute, moe_expert_fc1 / _act / _fc2 (grouped,
+// GemmShape::batch = experts/ep), moe_unpermute, moe_shared_fc1 / _act / _fc2 (when shared
+// experts exist), moe_residual.
+[[nodiscard]] std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh);
+[[nodiscard]] std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh);
+
+}  // namespace trainsim

@@ -1,0 +1,28 @@
+// The optimizer step on one device: mixed-precision Adam(W) over the parameters this device
+// updates (all of its parameters, or its 1/N shard under ZeRO >= 1 / the distributed optimizer).
+#pragma once
+#include <vector>
+
+#include "sim/model/kernel.hpp"
+
+namespace trainsim {
+
+// HBM traffic of one fused (multi-tensor) Adam update per parameter, mixed precision with fp32
+// master weights and fp32 main gradients (Megatron distributed optimizer):
+//   read  fp32 gradient 4 + fp32 master weight 4 + m 4 + v 4            = 16 bytes
+//   write fp32 master weight 4 + m 4 + v 4 + 16-bit model weight copy 2 = 14 bytes
+// i.e. 30 bytes/param moved. (The "16 bytes/param" often quoted is the resident state of the
+// ZeRO paper, 2+2+12, not the traffic of the step.)
+inline constexpr double kAdamReadBytesPerParam = 16;
+inline constexpr double kAdamWriteBytesPerParam = 14;
+// Approximate FLOP per parameter: two moment updates (≈7), bias correction, sqrt, divide,
+// weight decay and the update (≈5). Irrelevant to time: the step is memory-bound.
+inline constexpr double kAdamFlopsPerParam = 12;
+// Gradient-norm (clipping) pass: reads the fp32 gradient once, square-and-add per element.
+inline constexpr double kGradNormBytesPerParam = 4;
+
+// [optimizer.grad_norm (kElementwise), optimizer.adam (kOptimizer)] over
+// params_on_device × zero_sharded_fraction parameters (fraction = 1, or 1/N under ZeRO >= 1).
+[[nodiscard]] std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction);
+
+}  // namespace trainsim

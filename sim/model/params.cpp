@@ -1,0 +1,80 @@
+#include "sim/model/params.hpp"
+
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+// One layer on a device with tensor degree tp and expert degree ep (tp = ep = 1: the full layer).
+ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int ep) {
+  Shard sh;
+  sh.tp = tp;
+  sh.ep = ep;
+  const int64_t h = m.hidden;
+  const int64_t d = head_dim_of(m);
+  const int64_t q = local_heads(m, sh) * d;
+  const int64_t kv = local_kv_heads(m, sh) * d;
+  const int64_t mats = ffn_matrices(m);
+  ParamCount p;
+  p.attention = h * (q + 2 * kv) + q * h;
+  p.norms = 2 * norm_params_per_width(m) * h;
+  if (is_moe_layer(m, layer_index)) {
+    const int64_t expert_ffn = m.moe.expert_ffn_hidden;
+    p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, tp);
+    p.moe_shared = mats * h * ceil_div(static_cast<int64_t>(m.moe.shared_experts) * expert_ffn, tp);
+    p.router = h * m.moe.experts;
+  } else {
+    p.mlp = mats * h * ceil_div(ffn_hidden_of(m), tp);
+  }
+  return p;
+}
+
+}  // namespace
+
+ParamCount& ParamCount::operator+=(const ParamCount& o) {
+  attention += o.attention;
+  mlp += o.mlp;
+  moe_experts += o.moe_experts;
+  moe_shared += o.moe_shared;
+  router += o.router;
+  norms += o.norms;
+  embedding += o.embedding;
+  output += o.output;
+  return *this;
+}
+
+ParamCount layer_params(const ModelSpec& m, int layer_index) { return layer_params_split(m, layer_index, 1, 1); }
+
+ParamCount count_params(const ModelSpec& m) {
+  ParamCount total;
+  for (int i = 0; i < m.layers; ++i) total += layer_params(m, i);
+  total.norms += norm_params_per_width(m) * m.hidden;  // final norm
+  total.embedding = static_cast<int64_t>(m.vocab) * m.hidden;
+  total.output = m.tied_embeddings ? 0 : static_cast<int64_t>(m.vocab) * m.hidden;
+  return total;
+}
+
+ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
+                         bool last_stage, int tp, int ep) {
+  ParamCount p;
+  for (int i : layers) p += layer_params_split(m, i, tp, ep);
+  const int64_t table = ceil_div(m.vocab, tp) * m.hidden;
+  if (first_stage) p.embedding = table;
+  if (last_stage) {
+    p.norms += norm_params_per_width(m) * m.hidden;  // final norm
+    const bool shares_first_stage_table = m.tied_embeddings && first_stage;
+    p.output = shares_first_stage_table ? 0 : table;
+  }
+  return p;
+}
+
+int64_t active_params(const ModelSpec& m) {
+  ParamCount all = count_params(m);
+  if (!m.is_moe()) return all.total();
+  const int64_t per_expert = ffn_matrices(m) * m.hidden * static_cast<int64_t>(m.moe.expert_ffn_hidden);
+  const int64_t active_experts = static_cast<int64_t>(moe_layer_count(m)) * m.moe.top_k * per_expert;
+  return all.total() - all.moe_experts + active_experts;
+}
+
+}  // namespace trainsim

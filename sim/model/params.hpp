@@ -1,0 +1,53 @@
+// Parameter counts (number of parameters, not bytes) of a model, of one layer, and of what one
+// device holds after tensor/pipeline/expert splitting. Weights only: no biases in the linear
+// layers (Llama/Megatron-Core style); norms count gain (+ bias for LayerNorm); no learned
+// position table (rotary). Structure follows Megatron's theoretical_memory_usage accounting.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/model_spec.hpp"
+
+namespace trainsim {
+
+struct ParamCount {
+  int64_t attention = 0;    // QKV (h·(a + 2·kv)·d) + output projection (a·d·h)
+  int64_t mlp = 0;          // dense FFN: matrices·h·ffn (matrices = 3 gated, 2 otherwise)
+  int64_t moe_experts = 0;  // all routed experts: experts·matrices·h·expert_ffn
+  int64_t moe_shared = 0;   // shared experts: shared·matrices·h·expert_ffn
+  int64_t router = 0;       // h·experts
+  int64_t norms = 0;        // 2 per layer (+ the final norm), h or 2h each
+  int64_t embedding = 0;    // V·h input table
+  int64_t output = 0;       // V·h logits projection (0 in model totals when tied)
+
+  [[nodiscard]] int64_t total() const {
+    return attention + mlp + moe_experts + moe_shared + router + norms + embedding + output;
+  }
+  // Parameters sharded over the expert-data-parallel group (the routed experts) and the rest
+  // (sharded over the data-parallel group).
+  [[nodiscard]] int64_t expert() const { return moe_experts; }
+  [[nodiscard]] int64_t non_expert() const { return total() - moe_experts; }
+  ParamCount& operator+=(const ParamCount& o);
+};
+
+// Parameters of layer `layer_index` (attention, norms, and its dense or MoE FFN).
+[[nodiscard]] ParamCount layer_params(const ModelSpec& m, int layer_index);
+
+// The whole model: all layers + final norm + embedding + output (output = 0 when tied: the
+// table is counted once).
+[[nodiscard]] ParamCount count_params(const ModelSpec& m);
+
+// Parameters one device holds for `layers` (global layer indices of all its chunks), with
+// tensor-parallel degree `tp` (attention heads, FFN width, vocab split; norms and router
+// replicated; kv heads replicated when fewer than tp) and expert-parallel degree `ep`
+// (routed experts split ep ways, each expert's FFN width split tp ways: expert TP = tp).
+// The first stage holds the embedding, the last stage the output layer and final norm; with
+// tied embeddings and more than one stage the last stage holds its own copy of the table
+// (Megatron keeps both and all-reduces their gradients); on a single stage it is held once.
+[[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
+                                       bool first_stage, bool last_stage, int tp, int ep);
+
+// Parameters active for one token (MoE: top_k routed + shared experts, router included).
+[[nodiscard]] int64_t active_params(const ModelSpec& m);
+
+}  // namespace trainsim

@@ -1,0 +1,60 @@
+#include "sim/model/shard.hpp"
+
+#include <string>
+
+#include "sim/core/error.hpp"
+
+namespace trainsim {
+
+Shard shard_of(const RunSpec& run) {
+  Shard sh;
+  sh.micro_batch = run.micro_batch;
+  sh.seq = run.seq_len / run.strategy.cp;
+  sh.context = run.seq_len;
+  sh.tp = run.strategy.tp;
+  sh.sequence_parallel = run.strategy.sequence_parallel;
+  sh.cp = run.strategy.cp;
+  sh.ep = run.strategy.ep;
+  sh.precision = run.precision;
+  return sh;
+}
+
+int64_t kv_heads_of(const ModelSpec& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
+int64_t head_dim_of(const ModelSpec& m) { return m.head_dim > 0 ? m.head_dim : m.hidden / m.heads; }
+int64_t ffn_hidden_of(const ModelSpec& m) { return m.ffn_hidden > 0 ? m.ffn_hidden : 4LL * m.hidden; }
+int64_t ffn_matrices(const ModelSpec& m) { return m.gated_ffn ? 3 : 2; }
+int64_t norm_params_per_width(const ModelSpec& m) { return m.norm == NormKind::kLayerNorm ? 2 : 1; }
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t gemm_tokens(const Shard& sh) { return sh.micro_batch * sh.seq; }
+
+int64_t sequence_tokens(const Shard& sh) {
+  return sh.sequence_parallel ? ceil_div(gemm_tokens(sh), sh.tp) : gemm_tokens(sh);
+}
+
+int64_t local_heads(const ModelSpec& m, const Shard& sh) {
+  if (sh.tp < 1 || m.heads % sh.tp != 0) {
+    throw StrategyError("tp=" + std::to_string(sh.tp) + " does not divide the " +
+                        std::to_string(m.heads) + " attention heads of model '" + m.name + "'");
+  }
+  return m.heads / sh.tp;
+}
+
+int64_t local_kv_heads(const ModelSpec& m, const Shard& sh) { return ceil_div(kv_heads_of(m), sh.tp); }
+
+int64_t local_experts(const ModelSpec& m, const Shard& sh) {
+  if (sh.ep < 1 || m.moe.experts % sh.ep != 0) {
+    throw StrategyError("ep=" + std::to_string(sh.ep) + " does not divide the " +
+                        std::to_string(m.moe.experts) + " experts of model '" + m.name + "'");
+  }
+  return m.moe.experts / sh.ep;
+}
+
+double gemm_element_bytes(Precision p) { return bytes_per_element(p); }
+
+double activation_element_bytes(Precision p) {
+  return p == Precision::kFp8 ? bytes_per_element(Precision::kBf16) : bytes_per_element(p);
+}
+
+}  // namespace trainsim

@@ -1,0 +1,54 @@
+// What one device computes of one transformer layer: the micro-batch, its slice of the sequence
+// (context parallelism) and the tensor/expert split. Together with a ModelSpec it fixes the shape
+// of every kernel in the operator catalogue.
+#pragma once
+#include <cstdint>
+
+#include "sim/config/model_spec.hpp"
+#include "sim/config/precision.hpp"
+#include "sim/config/run_spec.hpp"
+
+namespace trainsim {
+
+struct Shard {
+  int64_t micro_batch = 1;         // b: sequences per micro-batch
+  int64_t seq = 0;                 // s: tokens per sequence on this device = seq_len / cp
+  int64_t context = 0;             // tokens every query may attend to = seq_len (full sequence)
+  int tp = 1;                      // tensor-parallel degree t
+  bool sequence_parallel = false;  // Megatron SP: norms/residuals run on b*s/t tokens
+  int cp = 1;                      // context-parallel degree
+  int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
+  Precision precision = Precision::kBf16;
+};
+
+// The shard of a run's device: seq = seq_len / cp, context = seq_len.
+[[nodiscard]] Shard shard_of(const RunSpec& run);
+
+// --- Model dimensions with the YAML defaults resolved (0 = "derive it"). ---
+[[nodiscard]] int64_t kv_heads_of(const ModelSpec& m);    // kv_heads, or heads when 0
+[[nodiscard]] int64_t head_dim_of(const ModelSpec& m);    // head_dim, or hidden / heads when 0
+[[nodiscard]] int64_t ffn_hidden_of(const ModelSpec& m);  // ffn_hidden, or 4 * hidden when 0
+[[nodiscard]] int64_t ffn_matrices(const ModelSpec& m);   // 3 for gated (SwiGLU) FFNs, else 2
+[[nodiscard]] int64_t norm_params_per_width(const ModelSpec& m);  // 2 (LayerNorm: gain+bias), 1 (RMSNorm)
+
+// --- Per-device sizes of a shard. ---
+[[nodiscard]] int64_t ceil_div(int64_t a, int64_t b);
+// b*s: tokens entering the column/row-parallel GEMMs on this device.
+[[nodiscard]] int64_t gemm_tokens(const Shard& sh);
+// Tokens of the regions outside tensor parallelism (norms, residual adds, dropout):
+// b*s, or b*s/t under sequence parallelism (Korthikanti et al. 2022, Sec. 4.2.2).
+[[nodiscard]] int64_t sequence_tokens(const Shard& sh);
+// Query heads on this device: heads / tp. Throws StrategyError when tp does not divide heads.
+[[nodiscard]] int64_t local_heads(const ModelSpec& m, const Shard& sh);
+// Key/value heads on this device: kv_heads / tp; when there are fewer kv heads than tp ranks
+// they are replicated (one per rank), i.e. ceil(kv_heads / tp).
+[[nodiscard]] int64_t local_kv_heads(const ModelSpec& m, const Shard& sh);
+// Routed experts on this device: experts / ep. Throws StrategyError when ep does not divide experts.
+[[nodiscard]] int64_t local_experts(const ModelSpec& m, const Shard& sh);
+
+// Bytes per element of GEMM operands (the run's precision) and of the elementwise tensors around
+// them (fp8 runs keep activations between GEMMs in bf16, as Transformer Engine does).
+[[nodiscard]] double gemm_element_bytes(Precision p);
+[[nodiscard]] double activation_element_bytes(Precision p);
+
+}  // namespace trainsim

@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include "sim/analytic/compute_time.hpp"
+#include "sim/core/error.hpp"
+
+using namespace trainsim;
+
+namespace {
+// Round numbers for hand work: 1 PFLOP/s bf16, 4 TB/s at 50% → 2e12 B/s effective,
+// 10 compute units, 128×128 tiles, GEMM 80%, attention 50%, 5 µs launch.
+AcceleratorSpec test_accelerator() {
+  AcceleratorSpec a;
+  a.name = "test";
+  a.peak_flops[Precision::kBf16] = 1e15;
+  a.memory_bandwidth = 4e12;
+  a.memory_efficiency = 0.5;
+  a.compute_units = 10;
+  a.gemm_tile_m = 128;
+  a.gemm_tile_n = 128;
+  a.gemm_efficiency = 0.8;
+  a.attention_efficiency = 0.5;
+  a.kernel_overhead = 5e-6;
+  return a;
+}
+Kernel gemm(int64_t m, int64_t n, int64_t k, double flops, double bytes) {
+  Kernel x;
+  x.cls = KernelClass::kGemm;
+  x.gemm = {m, n, k, 1};
+  x.flops = flops;
+  x.bytes = bytes;
+  return x;
+}
+}  // namespace
+
+TEST_CASE("a compute-bound GEMM filling whole waves runs at peak times gemm efficiency", "[analytic]") {
+  // 1280×1280×16384: 10·10 = 100 tiles = 10 full waves on 10 units (wave efficiency 1).
+  // FLOP 2·1280·1280·16384 = 53,687,091,200 → / (1e15·0.8) = 67.108864 µs.
+  // Bytes (1280·16384·2 + 1280²)·2 B = 87,162,880 → / 2e12 = 43.58 µs < compute.
+  const Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 87162880.0);
+  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(67.108864e-6 + 5e-6));
+}
+
+TEST_CASE("a GEMM whose tiles leave the last wave partly empty loses that fraction", "[analytic]") {
+  AcceleratorSpec a = test_accelerator();
+  a.compute_units = 16;
+  // 100 tiles on 16 units: ceil(100/16) = 7 waves = 112 slots → 100/112.
+  CHECK(wave_efficiency({1280, 1280, 64, 1}, a) == Approx(100.0 / 112.0));
+  // One 128×128 tile per group, 8 groups: 8 tiles in one wave of 16 → 0.5.
+  CHECK(wave_efficiency({128, 128, 64, 8}, a) == Approx(0.5));
+  // Partial tiles count whole: 129×1 → 2 tiles → 2/16.
+  CHECK(wave_efficiency({129, 1, 64, 1}, a) == Approx(2.0 / 16.0));
+  // Time: the 1280² GEMM above now takes 67.108864 µs / (100/112) = 75.16192768 µs.
+  const Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 87162880.0);
+  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(75.16192768e-6 + 5e-6));
+}
+
+TEST_CASE("a GEMM with more bytes than its FLOPs can hide is memory-bound", "[analytic]") {
+  // 1 GB moved, 1 GFLOP: memory 1e9 / 2e12 = 500 µs ≫ compute 1e9 / 8e14 = 1.25 µs.
+  const Kernel k = gemm(1280, 1280, 1, 1e9, 1e9);
+  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(500e-6 + 5e-6));
+}
+
+TEST_CASE("elementwise kernels take only their bytes over effective bandwidth", "[analytic]") {
+  Kernel k;
+  k.cls = KernelClass::kElementwise;
+  k.flops = 1e15;  // ignored for memory-bound classes
+  k.bytes = 1e9;   // 1e9 / 2e12 = 500 µs
+  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(505e-6));
+  k.cls = KernelClass::kOptimizer;
+  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(505e-6));
+}
+
+TEST_CASE("fused attention runs at peak times attention efficiency", "[analytic]") {
+  Kernel k;
+  k.cls = KernelClass::kAttention;
+  k.flops = 1e12;  // 1e12 / (1e15·0.5) = 2 ms
+  k.bytes = 1e6;   // 0.5 µs
+  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(2e-3 + 5e-6));
+}
+
+TEST_CASE("a precision without its own peak falls back to the units that would run it", "[analytic]") {
+  AcceleratorSpec a = test_accelerator();
+  a.peak_flops[Precision::kFp32] = 60e12;
+  CHECK(peak_flops(a, Precision::kFp8) == 1e15);    // no FP8 units: runs as bf16
+  CHECK(peak_flops(a, Precision::kFp16) == 1e15);   // fp16 and bf16 share the units
+  CHECK(peak_flops(a, Precision::kTf32) == 60e12);  // no TF32: plain fp32
+  a.peak_flops[Precision::kFp8] = 2e15;
+  CHECK(peak_flops(a, Precision::kFp8) == 2e15);    // its own peak wins when listed
+  AcceleratorSpec only16 = test_accelerator();
+  CHECK_THROWS_AS(peak_flops(only16, Precision::kFp32), UserError);
+}

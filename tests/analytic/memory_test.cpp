@@ -1,0 +1,65 @@
+#include <catch2/catch.hpp>
+
+#include "sim/analytic/memory.hpp"
+#include "sim/core/error.hpp"
+
+using namespace trainsim;
+
+namespace {
+ModelStateInput psi(double params, int n, int stage) {
+  ModelStateInput in;
+  in.params = params;
+  in.dp_group = n;
+  in.zero_stage = stage;
+  return in;
+}
+double total(const ModelStateBytes& s) { return s.weights + s.gradients + s.optimizer; }
+}  // namespace
+
+// Ψ = 1e9 parameters over N = 8 ranks (ZeRO paper, Fig. 1's K = 12 accounting).
+TEST_CASE("ZeRO stages hold 16, 4+12/N, 2+14/N and 16/N bytes per parameter", "[analytic]") {
+  CHECK(total(model_state_bytes(psi(1e9, 8, 0))) == Approx(16e9));
+  CHECK(total(model_state_bytes(psi(1e9, 8, 1))) == Approx(4e9 + 1.5e9));  // 4Ψ + 12Ψ/8
+  CHECK(total(model_state_bytes(psi(1e9, 8, 2))) == Approx(2e9 + 1.75e9)); // 2Ψ + 14Ψ/8
+  CHECK(total(model_state_bytes(psi(1e9, 8, 3))) == Approx(2e9));          // 16Ψ/8
+  const ModelStateBytes z2 = model_state_bytes(psi(1e9, 8, 2));
+  CHECK(z2.weights == Approx(2e9));
+  CHECK(z2.gradients == Approx(0.25e9));
+  CHECK(z2.optimizer == Approx(1.5e9));
+  CHECK_THROWS_AS(model_state_bytes(psi(1e9, 8, 4)), StrategyError);
+}
+
+TEST_CASE("expert parameters are sharded over the expert-data-parallel group", "[analytic]") {
+  ModelStateInput in = psi(1e9, 8, 1);
+  in.expert_params = 2e9;
+  in.expert_dp_group = 2;  // dp·cp/ep = 8/4
+  // Dense 4Ψ + 12Ψ/8 = 5.5e9; expert 4·2e9 + 12·2e9/2 = 8e9 + 12e9 = 20e9.
+  CHECK(total(model_state_bytes(in)) == Approx(25.5e9));
+}
+
+TEST_CASE("optimizer offload moves the 12-byte term to host memory", "[analytic]") {
+  ModelStateInput in = psi(1e9, 4, 1);
+  in.offload_optimizer = true;
+  const MemoryBreakdown m = memory_breakdown(in, 3e9, 1e8, 2e9);
+  CHECK(m.optimizer == 0);
+  CHECK(m.host_optimizer == Approx(3e9));  // 12Ψ/4
+  // Device total: weights 2e9 + gradients 2e9 + activations 3e9 + buffers 0.1e9 + framework 2e9.
+  CHECK(m.total == Approx(9.1e9));
+}
+
+TEST_CASE("1F1B stage i holds min(p - i, m) micro-batches of activations", "[analytic]") {
+  CHECK(in_flight_1f1b(4, 0, 8) == 4);
+  CHECK(in_flight_1f1b(4, 3, 8) == 1);
+  CHECK(in_flight_1f1b(4, 0, 2) == 2);  // fewer micro-batches than stages
+  // Stage 0 of p = 4, 6 layers of 1 MB each, 0.5 MB embedding extras: 4·(6 + 0.5) MB = 26 MB.
+  CHECK(activations_in_flight(in_flight_1f1b(4, 0, 8), 6, 1e6, 0.5e6) == Approx(26e6));
+  // Interleaving with p = 4, v = 2: 1 + 3/8 = 1.375.
+  CHECK(interleaved_memory_factor(4, 2) == Approx(1.375));
+}
+
+TEST_CASE("communication buffers hold two gradient buckets and, under ZeRO-3, two gathered layers",
+          "[analytic]") {
+  CHECK(comm_buffer_bytes(1, 40e6, 0, 1e8, 2) == 0);       // no DP: no buckets
+  CHECK(comm_buffer_bytes(8, 40e6, 1, 1e8, 2) == 80e6);    // 2 × 40 MB
+  CHECK(comm_buffer_bytes(8, 40e6, 3, 1e8, 2) == 480e6);   // + 2 × 1e8 params × 2 B
+}

@@ -1,0 +1,46 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/model/embedding_ops.hpp"
+#include "sim/model/kernel_builders.hpp"
+#include "sim/model/optimizer_ops.hpp"
+#include "tests/model/model_fixtures.hpp"
+
+using namespace trainsim;
+using trainsim::test::shard;
+
+TEST_CASE("the logits GEMM is vocab-parallel: 2*b*s*h*V/t per device, twice that backward", "[model]") {
+  const ModelSpec m = trainsim::test::tiny_gpt();  // h=64, V=100
+  const Shard sh = shard(2, 32, 4);
+  // V/t = 25 columns: 2·64·25·64 = 204,800 FLOP.
+  const std::vector<Kernel> fwd = output_forward(m, sh);
+  CHECK(total_flops(fwd, KernelClass::kGemm) == 204800.0);
+  CHECK(total_flops(output_backward(m, sh), KernelClass::kGemm) == 2 * 204800.0);
+  // Cross entropy reads the 2-byte logits and writes the fp32 softmax: 64·25·(2+4) = 9,600 bytes.
+  for (const Kernel& k : fwd) {
+    if (k.name == "cross_entropy.fwd") CHECK(k.bytes == 9600.0);
+  }
+}
+
+TEST_CASE("the embedding gather has no FLOPs and its gradient is a deferrable weight gradient", "[model]") {
+  const ModelSpec m = trainsim::test::tiny_gpt();
+  const Shard sh = shard(2, 32, 2);
+  const std::vector<Kernel> fwd = embedding_forward(m, sh);
+  REQUIRE(fwd.size() == 1);
+  CHECK(fwd[0].cls == KernelClass::kEmbedding);
+  CHECK(fwd[0].flops == 0);
+  // ids 64·8 = 512 + rows of this rank's slice 64·64·2/2 = 4,096 + output 64·64·2 = 8,192 → 12,800 B.
+  CHECK(fwd[0].bytes == 12800.0);
+  const std::vector<Kernel> bwd = embedding_backward(m, sh);
+  REQUIRE(bwd.size() == 1);
+  CHECK(bwd[0].weight_grad);
+}
+
+TEST_CASE("Adam moves 30 bytes per updated parameter and ZeRO shards what each device updates", "[model]") {
+  // 1e6 parameters, ZeRO over N = 4: 250,000 updated; 16 read + 14 written = 30 B each → 7.5e6 B.
+  const std::vector<Kernel> k = optimizer_step(1e6, 0.25);
+  REQUIRE(k.size() == 2);
+  CHECK(k[1].cls == KernelClass::kOptimizer);
+  CHECK(k[1].bytes == 7.5e6);
+  CHECK(k[0].bytes == 4 * 250000.0);  // gradient-norm pass reads the fp32 gradient
+}

@@ -1,0 +1,145 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/model/attention_ops.hpp"
+#include "sim/model/kernel_builders.hpp"
+#include "sim/model/mlp_ops.hpp"
+#include "tests/model/model_fixtures.hpp"
+
+using namespace trainsim;
+using trainsim::test::shard;
+using trainsim::test::tiny_gpt;
+
+namespace {
+std::vector<Kernel> gpt_layer_forward(const ModelSpec& m, const Shard& sh) {
+  std::vector<Kernel> k = attention_forward(m, sh);
+  append(k, mlp_forward(m, sh));
+  return k;
+}
+const Kernel& find(const std::vector<Kernel>& ks, const std::string& name) {
+  for (const Kernel& k : ks) {
+    if (k.name == name) return k;
+  }
+  FAIL("no kernel named " << name);
+  return ks.front();
+}
+}  // namespace
+
+// Tiny GPT layer: b=2, s=32, h=64 (a=4, d=16, ffn=256).
+// Narayanan SC'21 per-layer forward: 24·b·s·h² + 4·b·s²·h
+//   = 24·2·32·4096 + 4·2·1024·64 = 6,291,456 + 524,288 = 6,815,744 FLOP.
+TEST_CASE("a GPT layer's forward GEMMs plus non-causal attention equal 24bsh^2 + 4bs^2h", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  const std::vector<Kernel> k = gpt_layer_forward(m, sh);
+  const double model_count = total_flops(k, KernelClass::kGemm) + core_attention_model_flops(m, sh);
+  CHECK(model_count == 6815744.0);
+  // The individual terms: QKV 6bsh² = 1,572,864; projection 2bsh² = 524,288; MLP 16bsh² = 4,194,304.
+  CHECK(find(k, "qkv_proj.fwd").flops == 1572864.0);
+  CHECK(find(k, "out_proj.fwd").flops == 524288.0);
+  CHECK(find(k, "mlp_fc1.fwd").flops + find(k, "mlp_fc2.fwd").flops == 4194304.0);
+  CHECK(core_attention_model_flops(m, sh) == 524288.0);
+}
+
+TEST_CASE("causal masking halves the executed core-attention FLOPs", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  // 4bs²h / 2 = 524,288 / 2 = 262,144 FLOP executed.
+  CHECK(find(attention_forward(m, sh), "core_attention.fwd").flops == 262144.0);
+}
+
+TEST_CASE("executed forward FLOPs differ from the model count only by causal halving and elementwise work",
+          "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  const std::vector<Kernel> k = gpt_layer_forward(m, sh);
+  double elementwise = 0;
+  for (const Kernel& x : k) {
+    if (x.cls == KernelClass::kElementwise) {
+      CHECK(x.flops > 0);
+      elementwise += x.flops;
+    }
+  }
+  // 24bsh² + 4bs²h/2 = 6,291,456 + 262,144 = 6,553,600 FLOP of GEMM and fused attention.
+  CHECK(total_flops(k) - elementwise == 6553600.0);
+}
+
+TEST_CASE("under context parallelism each device's queries attend its s rows against the whole context",
+          "[model]") {
+  const ModelSpec m = tiny_gpt();
+  Shard sh = shard(2, 32);
+  sh.cp = 4;
+  sh.seq = 8;  // 32 / 4
+  // 4·b·s_local·context·h = 4·2·8·32·64 = 131,072 = a quarter of the cp=1 count 524,288.
+  CHECK(core_attention_model_flops(m, sh) == 131072.0);
+  CHECK(find(attention_forward(m, sh), "qkv_proj.fwd").flops == 1572864.0 / 4);
+}
+
+TEST_CASE("grouped-query attention shrinks K and V to kv_heads * head_dim columns", "[model]") {
+  ModelSpec m = trainsim::test::gpt_style(1, 64, 8, 100);  // d = 8
+  m.kv_heads = 2;
+  const Shard sh = shard(1, 16);
+  const Kernel& qkv = find(attention_forward(m, sh), "qkv_proj.fwd");
+  // n = (8 + 2·2)·8 = 96 columns; FLOP = 2·16·96·64 = 196,608 (MHA would be 2·16·192·64).
+  CHECK(qkv.gemm.n == 96);
+  CHECK(qkv.flops == 196608.0);
+}
+
+TEST_CASE("a gated FFN runs three h x ffn matrices where GeLU runs two", "[model]") {
+  ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  const std::vector<Kernel> plain = mlp_forward(m, sh);
+  m.gated_ffn = true;
+  const std::vector<Kernel> gated = mlp_forward(m, sh);
+  // 2·b·s·h·f per matrix = 2·64·64·256 = 2,097,152; GeLU 2 matrices, SwiGLU 3.
+  CHECK(total_flops(plain, KernelClass::kGemm) == 2 * 2097152.0);
+  CHECK(total_flops(gated, KernelClass::kGemm) == 3 * 2097152.0);
+  CHECK(find(gated, "mlp_fc1.fwd").gemm.n == 512);  // gate and up fused: 2·ffn
+}
+
+TEST_CASE("tensor parallelism divides every per-device GEMM and attention FLOP by t exactly", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const std::vector<Kernel> one = gpt_layer_forward(m, shard(2, 32, 1));
+  const std::vector<Kernel> four = gpt_layer_forward(m, shard(2, 32, 4));
+  CHECK(4 * total_flops(four, KernelClass::kGemm) == total_flops(one, KernelClass::kGemm));
+  CHECK(4 * total_flops(four, KernelClass::kAttention) == total_flops(one, KernelClass::kAttention));
+  CHECK(find(four, "qkv_proj.fwd").gemm.n == 3 * 64 / 4);  // column-parallel: n / t
+  CHECK(find(four, "out_proj.fwd").gemm.k == 64 / 4);      // row-parallel: k / t
+}
+
+TEST_CASE("sequence parallelism splits norms and residual adds over t but not the GEMMs", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const std::vector<Kernel> tp = gpt_layer_forward(m, shard(2, 32, 4, false));
+  const std::vector<Kernel> sp = gpt_layer_forward(m, shard(2, 32, 4, true));
+  CHECK(find(sp, "attn_norm.fwd").bytes * 4 == find(tp, "attn_norm.fwd").bytes);
+  CHECK(find(sp, "mlp_residual.fwd").bytes * 4 == find(tp, "mlp_residual.fwd").bytes);
+  CHECK(total_flops(sp, KernelClass::kGemm) == total_flops(tp, KernelClass::kGemm));
+}
+
+TEST_CASE("backward GEMMs do twice the forward GEMM FLOPs, half as input and half as weight gradients",
+          "[model]") {
+  ModelSpec m = tiny_gpt();
+  m.gated_ffn = true;
+  const Shard sh = shard(2, 32, 2);
+  std::vector<Kernel> fwd = attention_forward(m, sh);
+  append(fwd, mlp_forward(m, sh));
+  std::vector<Kernel> bwd = mlp_backward(m, sh);
+  append(bwd, attention_backward(m, sh));
+  double dgrad = 0, wgrad = 0;
+  for (const Kernel& k : bwd) {
+    if (k.cls != KernelClass::kGemm) continue;
+    const bool is_w = k.name.find(".wgrad") != std::string::npos;
+    CHECK(is_w == k.weight_grad);
+    (is_w ? wgrad : dgrad) += k.flops;
+  }
+  const double f = total_flops(fwd, KernelClass::kGemm);
+  CHECK(dgrad == f);
+  CHECK(wgrad == f);
+}
+
+TEST_CASE("fused attention backward executes 2.5 times its forward FLOPs", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  // FlashAttention-2 Sec. 4.1: 5 backward matmuls vs 2 forward → 2.5 × 262,144 = 655,360.
+  CHECK(find(attention_backward(m, sh), "core_attention.dgrad").flops == 655360.0);
+}

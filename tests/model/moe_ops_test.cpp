@@ -1,0 +1,111 @@
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/core/error.hpp"
+#include "sim/model/kernel_builders.hpp"
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/moe_ops.hpp"
+#include "tests/model/model_fixtures.hpp"
+
+using namespace trainsim;
+using trainsim::test::shard;
+
+namespace {
+// h=64, 8 experts of width 128, top-2, GeLU.
+ModelSpec tiny_moe() {
+  ModelSpec m = trainsim::test::tiny_gpt();
+  m.moe.experts = 8;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 128;
+  return m;
+}
+const Kernel& find(const std::vector<Kernel>& ks, const std::string& name) {
+  for (const Kernel& k : ks) {
+    if (k.name == name) return k;
+  }
+  FAIL("no kernel named " << name);
+  return ks.front();
+}
+}  // namespace
+
+TEST_CASE("each local expert processes c*b*s*top_k*ep/experts rows in a grouped GEMM", "[model]") {
+  ModelSpec m = tiny_moe();
+  Shard sh = shard(1, 64);
+  sh.ep = 2;
+  // 1·64·2·2/8 = 32 rows per expert; experts/ep = 4 GEMMs in the group.
+  const Kernel& fc1 = find(moe_forward(m, sh), "moe_expert_fc1.fwd");
+  CHECK(fc1.gemm.m == 32);
+  CHECK(fc1.gemm.batch == 4);
+  CHECK(fc1.gemm.n == 128);
+  m.moe.capacity_factor = 1.25;  // padded to capacity: 1.25·32 = 40 rows
+  CHECK(tokens_per_local_expert(m, sh) == 40);
+}
+
+TEST_CASE("routed expert FLOPs on a device equal top_k expert FFNs per token under even routing",
+          "[model]") {
+  const ModelSpec m = tiny_moe();
+  Shard sh = shard(2, 32);
+  sh.ep = 4;
+  double expert = 0;
+  for (const Kernel& k : moe_forward(m, sh)) {
+    if (k.name.rfind("moe_expert_fc", 0) == 0) expert += k.flops;
+  }
+  // b·s·top_k·(2 matrices)·2·h·f = 64·2·2·2·64·128 = 4,194,304 FLOP.
+  CHECK(expert == 4194304.0);
+}
+
+TEST_CASE("shared experts are dense GEMMs over every token, split over tp", "[model]") {
+  ModelSpec m = tiny_moe();
+  m.moe.shared_experts = 2;
+  m.gated_ffn = true;
+  const std::vector<Kernel> k = moe_forward(m, shard(2, 32, 2));
+  // Shared width 2·128 = 256, per TP rank 128; gated fc1 fuses gate+up → n = 256.
+  CHECK(find(k, "moe_shared_fc1.fwd").gemm.n == 256);
+  CHECK(find(k, "moe_shared_fc1.fwd").gemm.m == 64);
+  CHECK(find(k, "moe_shared_fc2.fwd").gemm.k == 128);
+}
+
+TEST_CASE("the router is an h x experts GEMM over the sequence-parallel tokens", "[model]") {
+  const ModelSpec m = tiny_moe();
+  const Kernel& router = find(moe_forward(m, shard(2, 32, 4, true)), "router.fwd");
+  // b·s/t = 64/4 = 16 tokens, n = 8 experts, k = h = 64: 2·16·8·64 = 16,384 FLOP.
+  CHECK(router.gemm.m == 16);
+  CHECK(router.flops == 16384.0);
+}
+
+TEST_CASE("MoE backward has a weight-gradient kernel for every forward GEMM", "[model]") {
+  ModelSpec m = tiny_moe();
+  m.moe.shared_experts = 1;
+  const Shard sh = shard(2, 32);
+  const std::vector<Kernel> fwd = moe_forward(m, sh);
+  const std::vector<Kernel> bwd = moe_backward(m, sh);
+  double wgrad = 0;
+  for (const Kernel& k : bwd) {
+    if (k.weight_grad) wgrad += k.flops;
+  }
+  CHECK(wgrad == total_flops(fwd, KernelClass::kGemm));
+}
+
+TEST_CASE("an expert degree that does not divide the experts is a strategy error", "[model]") {
+  const ModelSpec m = tiny_moe();
+  Shard sh = shard(1, 16);
+  sh.ep = 3;
+  CHECK_THROWS_AS(moe_forward(m, sh), StrategyError);
+}
+
+TEST_CASE("MoE layers start after the dense prefix and repeat every layer_frequency layers", "[model]") {
+  ModelSpec m = tiny_moe();
+  m.layers = 8;
+  m.moe.first_dense_layers = 3;  // DeepSeek-V3 style: layers 0-2 dense, 3.. MoE
+  CHECK_FALSE(is_moe_layer(m, 2));
+  CHECK(is_moe_layer(m, 3));
+  CHECK(is_moe_layer(m, 7));
+  CHECK(moe_layer_count(m) == 5);
+  m.moe.first_dense_layers = 1;
+  m.moe.layer_frequency = 2;  // MoE at 1, 3, 5, 7
+  CHECK(is_moe_layer(m, 1));
+  CHECK_FALSE(is_moe_layer(m, 2));
+  CHECK(moe_layer_count(m) == 4);
+  ModelSpec dense = trainsim::test::tiny_gpt();
+  CHECK_FALSE(is_moe_layer(dense, 0));
+}
