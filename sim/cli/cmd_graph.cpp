@@ -1,3 +1,4 @@
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
@@ -13,8 +14,21 @@
 namespace trainsim {
 namespace {
 
+// Builds every stage's template and reports how long it took: the graph-building benchmark.
+int build_all_stages(const RunSpec& run) {
+  const auto start = std::chrono::steady_clock::now();
+  const RunGraph graph = build_run_graph(run);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  size_t tasks = 0;
+  for (const auto& stage : graph.stages) tasks += stage.size();
+  std::cout << run.name << ": " << graph.stages.size() << " stage templates, " << tasks << " tasks, built in "
+            << wall << " s (serving " << run.devices << " devices)\n";
+  return 0;
+}
+
 int run_graph(const ParsedArgs& a) {
   const RunSpec run = load_run_for_command(a);
+  if (a.has("all-stages")) return build_all_stages(run);
   const int device = option_int(a, "device", 0);
   if (device < 0 || device >= run.devices)
     throw UserError("--device: " + std::to_string(device) + " is not a rank of this run; valid: 0.." +
@@ -47,6 +61,7 @@ Command graph_command() {
   spec.options = {{"device", "R", "the device (rank) to show; default 0"},
                   {"dot", "FILE", "write one micro-batch's tasks as Graphviz DOT"},
                   {"microbatch", "M", "which micro-batch --dot shows; default 0"},
+                  {"all-stages", "", "build every stage's template and report the build time (benchmark)"},
                   set_option()};
   spec.min_positionals = spec.max_positionals = 1;
   return {spec, run_graph};
