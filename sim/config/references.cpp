@@ -22,7 +22,7 @@ fs::path resolve_reference(const std::string& reference, PresetKind kind, const 
   std::error_code ec;
   if (looks_like_path(reference)) {
     const fs::path given(reference);
-    const fs::path file = given.is_absolute() || base_dir.empty() ? given : base_dir / given;
+    const fs::path file = (given.is_absolute() || base_dir.empty() ? given : base_dir / given).lexically_normal();
     if (fs::is_regular_file(file, ec)) return file;
     throw ConfigError(where.file, where.line, key_path, std::string(preset_kind_name(kind)) + " file not found",
                       reference, "an existing file (looked for " + file.string() + "), or a preset name: " +

@@ -110,10 +110,12 @@ void check_batch(const RunSpec& run, const YamlSource& src) {
 }  // namespace
 
 void check_run_rules(const RunSpec& run, const YamlSource& source) {
+  // Rules about one degree come before the product of all degrees, so that an error names the
+  // degree that is wrong on its own (e.g. `--set strategy.tp=3` with 8 heads) when there is one.
   check_platform_fit(run, source);
-  check_device_product(run, source);
   check_model_split(run, source);
   check_experts(run, source);
+  check_device_product(run, source);
   check_batch(run, source);
 }
 
