@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "sim/core/error.hpp"
 
@@ -18,10 +19,22 @@ namespace trainsim::config_test {
 inline std::filesystem::path fixtures() { return std::filesystem::path(TRAINSIM_TEST_DIR) / "config" / "fixtures"; }
 inline std::filesystem::path fixture_data() { return fixtures() / "data"; }
 
+inline std::filesystem::path scratch_dir() {
+  return std::filesystem::temp_directory_path() / ("trainsim-config-" + std::to_string(::getpid()));
+}
+
+// Removes this process's scratch folder when the test binary exits.
+inline struct ScratchCleanup {
+  ~ScratchCleanup() {
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_dir(), ec);
+  }
+} scratch_cleanup;
+
 // Writes `text` to <tmp>/trainsim-config-<pid>/<name> and returns that path. Line 1 of the
 // file is the first line of `text`, so tests can count lines in the literal.
 inline std::filesystem::path write_yaml(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / ("trainsim-config-" + std::to_string(::getpid()));
+  const auto dir = scratch_dir();
   std::filesystem::create_directories(dir);
   const auto file = dir / name;
   std::ofstream(file) << text;
