@@ -89,11 +89,16 @@ MapReader::MapReader(YamlSource& source, YAML::Node node, std::string path, std:
 }
 
 void MapReader::check_keys() const {
+  std::vector<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const std::string key = it->first.IsScalar() ? it->first.Scalar() : describe_node(it->first);
     if (std::find(valid_keys_.begin(), valid_keys_.end(), key) == valid_keys_.end()) {
       source_->fail(key_path(key), it->first, "unknown key", key, join_names(valid_keys_));
     }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      source_->fail(key_path(key), it->first, "key appears twice in this map", key, "each key once");
+    }
+    seen.push_back(key);
   }
 }
 

@@ -127,3 +127,11 @@ TEST_CASE("a YAML syntax error names the file and the line of the fault", "[conf
   CHECK(e.key_path() == "(syntax)");
   CHECK(e.line() >= 3);  // the unclosed list opens on line 3; the parser notices at or after it
 }
+
+TEST_CASE("a key written twice in one map is an error at its second occurrence", "[config]") {
+  const auto file = write_yaml("twice.yaml", "name: m\nlayers: 2\nhidden: 64\nheads: 4\nlayers: 3\nvocab: 10\n");
+  const ConfigError e = config_error([&] { (void)load_model(file.string()); });
+  CHECK(e.line() == 5);
+  CHECK(e.key_path() == "layers");
+  CHECK_THAT(e.what(), Catch::EndsWith("key appears twice in this map (got 'layers'); valid: each key once"));
+}

@@ -138,7 +138,7 @@ TEST_CASE("an unknown key is rejected with the valid keys of its map listed", "[
 }
 
 TEST_CASE("a missing required key is named with the line of the map that lacks it", "[config]") {
-  const auto file = write_yaml("missing.yaml", platform_yaml("  name: a", 5));  // memory_capacity gone
+  const auto file = write_yaml("missing.yaml", platform_yaml("  # memory_capacity left out", 5));
   const ConfigError e = config_error([&] { (void)load_platform(file.string()); });
   CHECK(e.key_path() == "accelerator.memory_capacity");
   CHECK(e.line() == 3);  // the accelerator map starts at its first key, line 3
