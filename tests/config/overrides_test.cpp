@@ -10,7 +10,7 @@ namespace {
 std::filesystem::path tiny_run() { return fixture_data() / "workloads/tiny-run.yaml"; }
 }  // namespace
 
-TEST_CASE("--set overrides run keys, including keys the file leaves out", "[config]") {
+TEST_CASE("overrides set run keys, including keys the file leaves out", "[config]") {
   ScopedDataDir data(fixture_data());
   // tiny-run.yaml has tp 4, dp 2 on 8 devices and no micro_batch or pp.
   const RunSpec r = load_run(tiny_run(), {"strategy.tp=2", "strategy.pp=2", "seq_len=4096", "micro_batch=2",
@@ -24,7 +24,7 @@ TEST_CASE("--set overrides run keys, including keys the file leaves out", "[conf
   CHECK(r.collectives.at("dp") == "tree");
 }
 
-TEST_CASE("--set model.* and platform.* change the preset a run names", "[config]") {
+TEST_CASE("model and platform overrides change the presets a run names", "[config]") {
   ScopedDataDir data(fixture_data());
   const RunSpec r = load_run(tiny_run(), {"platform.tiers.1.bandwidth=100GBps",
                                           "platform.accelerator.peak_flops.bf16=2000TFLOPS",
