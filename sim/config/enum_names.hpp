@@ -1,0 +1,43 @@
+// YAML spellings of the config enums, shared by the loaders. Internal to sim/config.
+#pragma once
+#include "sim/config/platform_spec.hpp"
+#include "sim/config/run_spec.hpp"
+#include "sim/config/yaml_reader.hpp"
+
+namespace trainsim {
+
+inline const EnumNames<Precision>& precision_names() {
+  static const EnumNames<Precision> names = {{"fp32", Precision::kFp32},
+                                             {"tf32", Precision::kTf32},
+                                             {"bf16", Precision::kBf16},
+                                             {"fp16", Precision::kFp16},
+                                             {"fp8", Precision::kFp8}};
+  return names;
+}
+
+inline const EnumNames<Topology>& topology_names() {
+  static const EnumNames<Topology> names = {{"nvswitch", Topology::kNvswitch},
+                                            {"full_mesh", Topology::kFullMesh},
+                                            {"fat_tree", Topology::kFatTree},
+                                            {"rail_optimized", Topology::kRailOptimized},
+                                            {"clos", Topology::kClos}};
+  return names;
+}
+
+inline const EnumNames<NormKind>& norm_names() {
+  static const EnumNames<NormKind> names = {{"layernorm", NormKind::kLayerNorm}, {"rmsnorm", NormKind::kRmsNorm}};
+  return names;
+}
+
+inline const EnumNames<Recompute>& recompute_names() {
+  static const EnumNames<Recompute> names = {
+      {"none", Recompute::kNone}, {"selective", Recompute::kSelective}, {"full", Recompute::kFull}};
+  return names;
+}
+
+inline const EnumNames<Offload>& offload_names() {
+  static const EnumNames<Offload> names = {{"none", Offload::kNone}, {"optimizer", Offload::kOptimizer}};
+  return names;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,98 @@
+// workloads/models/*.yaml -> ModelSpec.
+#include <climits>
+
+#include "sim/config/divisors.hpp"
+#include "sim/config/enum_names.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/config/spec_parsers.hpp"
+#include "sim/config/yaml_reader.hpp"
+
+namespace trainsim {
+namespace {
+
+// Widths are capped so that the default ffn_hidden = 4 * hidden still fits in an int.
+constexpr int kMaxWidth = INT_MAX / 4;
+
+void read_moe(MapReader& r, const ModelSpec& m, MoeSpec* moe) {
+  r.read_int("experts", &moe->experts, Need::kOptional, 0);
+  r.read_int("top_k", &moe->top_k, Need::kOptional, 1);
+  r.read_int("expert_ffn_hidden", &moe->expert_ffn_hidden, Need::kOptional, 0, kMaxWidth);
+  r.read_int("shared_experts", &moe->shared_experts, Need::kOptional, 0);
+  r.read_int("first_dense_layers", &moe->first_dense_layers, Need::kOptional, 0);
+  r.read_int("layer_frequency", &moe->layer_frequency, Need::kOptional, 1);
+  r.read_number("capacity_factor", &moe->capacity_factor, Need::kOptional, positive());
+  if (moe->experts == 0) return;
+  if (moe->top_k > moe->experts) {
+    r.fail("top_k", "cannot exceed moe.experts (" + std::to_string(moe->experts) + ")",
+           std::to_string(moe->top_k), "an integer in 1.." + std::to_string(moe->experts));
+  }
+  if (moe->first_dense_layers >= m.layers) {
+    r.fail("first_dense_layers", "leaves no MoE layer among the " + std::to_string(m.layers) + " layers",
+           std::to_string(moe->first_dense_layers), "an integer in 0.." + std::to_string(m.layers - 1));
+  }
+}
+
+// kv_heads 0 -> heads, head_dim 0 -> hidden / heads, ffn_hidden 0 -> 4 * hidden,
+// moe.expert_ffn_hidden 0 -> ffn_hidden; checks the head arithmetic those imply.
+void apply_defaults(MapReader& r, ModelSpec* m) {
+  if (m->kv_heads == 0) m->kv_heads = m->heads;
+  if (m->heads % m->kv_heads != 0) {
+    r.fail("kv_heads", "must divide heads (" + std::to_string(m->heads) + ")", std::to_string(m->kv_heads),
+           list_numbers(divisors(m->heads)));
+  }
+  if (m->head_dim == 0) {
+    if (m->hidden % m->heads != 0) {
+      const int below = m->hidden / m->heads * m->heads;
+      r.fail("hidden", "must be divisible by heads (" + std::to_string(m->heads) + ") when head_dim is not given",
+             std::to_string(m->hidden),
+             "a multiple of " + std::to_string(m->heads) + " (e.g. " + std::to_string(below) + " or " +
+                 std::to_string(below + m->heads) + "), or set head_dim");
+    }
+    m->head_dim = m->hidden / m->heads;
+  }
+  if (m->ffn_hidden == 0) m->ffn_hidden = 4 * m->hidden;
+  if (m->moe.experts > 0 && m->moe.expert_ffn_hidden == 0) m->moe.expert_ffn_hidden = m->ffn_hidden;
+}
+
+}  // namespace
+
+ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
+  MapReader r(source, root, "",
+              {"name", "description", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "gated_ffn",
+               "vocab", "tied_embeddings", "norm", "moe"});
+  ModelSpec m;
+  m.source_file = source.file();
+  r.read_string("name", &m.name, Need::kRequired);
+  r.read_string("description", &m.description, Need::kOptional, true);
+  r.read_int("layers", &m.layers, Need::kRequired, 1);
+  r.read_int("hidden", &m.hidden, Need::kRequired, 1, kMaxWidth);
+  r.read_int("heads", &m.heads, Need::kRequired, 1);
+  r.read_int("kv_heads", &m.kv_heads, Need::kOptional, 0);
+  r.read_int("head_dim", &m.head_dim, Need::kOptional, 0);
+  r.read_int("ffn_hidden", &m.ffn_hidden, Need::kOptional, 0);
+  r.read_bool("gated_ffn", &m.gated_ffn, Need::kOptional);
+  r.read_int("vocab", &m.vocab, Need::kRequired, 1);
+  r.read_bool("tied_embeddings", &m.tied_embeddings, Need::kOptional);
+  r.read_enum("norm", &m.norm, Need::kOptional, norm_names());
+  if (auto moe = r.map("moe", Need::kOptional,
+                       {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "first_dense_layers",
+                        "layer_frequency", "capacity_factor"})) {
+    read_moe(*moe, m, &m.moe);
+  }
+  apply_defaults(r, &m);
+  return m;
+}
+
+ModelSpec load_model_file(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  YamlSource source(file.string());
+  YAML::Node root = load_yaml_file(file);
+  apply_overrides(root, overrides, source);
+  return parse_model(source, root);
+}
+
+ModelSpec load_model(const std::string& name_or_path) {
+  const Location where{looks_like_path(name_or_path) ? name_or_path : preset_folder(PresetKind::kModel).string(), 0};
+  return load_model_file(resolve_reference(name_or_path, PresetKind::kModel, "", where, "model"), {});
+}
+
+}  // namespace trainsim

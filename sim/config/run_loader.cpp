@@ -1,0 +1,115 @@
+// workloads/*.yaml -> RunSpec, with the model and platform it names and any --set overrides.
+#include <algorithm>
+
+#include "sim/config/enum_names.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/config/run_rules.hpp"
+#include "sim/config/spec_parsers.hpp"
+#include "sim/config/yaml_reader.hpp"
+
+namespace trainsim {
+namespace {
+
+const std::vector<std::string> kDimNames = {"tp", "cp", "ep", "dp", "pp"};
+
+// mesh_order names each dimension once, fastest-varying first: "tp-cp-ep-dp-pp".
+void check_mesh_order(MapReader& r, const std::string& order) {
+  std::vector<std::string> seen;
+  size_t start = 0;
+  while (start <= order.size()) {
+    const size_t dash = order.find('-', start);
+    seen.push_back(order.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+    if (dash == std::string::npos) break;
+    start = dash + 1;
+  }
+  std::vector<std::string> sorted_seen = seen, sorted_dims = kDimNames;
+  std::sort(sorted_seen.begin(), sorted_seen.end());
+  std::sort(sorted_dims.begin(), sorted_dims.end());
+  if (sorted_seen != sorted_dims) {
+    r.fail("mesh_order", "must name each of tp, cp, ep, dp, pp exactly once, joined by '-'", order,
+           "an order such as tp-cp-ep-dp-pp (fastest-varying first)");
+  }
+}
+
+void read_overlap(MapReader& s, OverlapSpec* o) {
+  auto r = s.map("overlap", Need::kOptional, {"dp_grad_reduce", "zero_param_gather", "tp_comm", "pp_comm"});
+  if (!r) return;
+  r->read_bool("dp_grad_reduce", &o->dp_grad_reduce, Need::kOptional);
+  r->read_bool("zero_param_gather", &o->zero_param_gather, Need::kOptional);
+  r->read_bool("tp_comm", &o->tp_comm, Need::kOptional);
+  r->read_bool("pp_comm", &o->pp_comm, Need::kOptional);
+}
+
+void read_strategy(MapReader& run, StrategySpec* st) {
+  auto r = run.map("strategy", Need::kOptional,
+                   {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages", "zero_stage",
+                    "recompute", "recompute_layers", "offload", "grad_bucket_size", "mesh_order", "overlap"});
+  if (!r) return;
+  r->read_int("tp", &st->tp, Need::kOptional, 1);
+  r->read_int("pp", &st->pp, Need::kOptional, 1);
+  r->read_int("dp", &st->dp, Need::kOptional, 1);
+  r->read_int("cp", &st->cp, Need::kOptional, 1);
+  r->read_int("ep", &st->ep, Need::kOptional, 1);
+  r->read_bool("sequence_parallel", &st->sequence_parallel, Need::kOptional);
+  r->read_string("schedule", &st->schedule, Need::kOptional);  // the schedule registry checks the name
+  r->read_int("virtual_stages", &st->virtual_stages, Need::kOptional, 1);
+  r->read_int("zero_stage", &st->zero_stage, Need::kOptional, 0, 3);
+  r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
+  r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);
+  r->read_enum("offload", &st->offload, Need::kOptional, offload_names());
+  r->read_quantity("grad_bucket_size", &st->grad_bucket_size, Quantity::kBytes, Need::kOptional, false);
+  if (r->read_string("mesh_order", &st->mesh_order, Need::kOptional)) check_mesh_order(*r, st->mesh_order);
+  read_overlap(*r, &st->overlap);
+}
+
+// Algorithm names are not checked here: the collective registry validates them.
+void read_collectives(MapReader& run, std::map<std::string, std::string>* out) {
+  auto r = run.map("collectives", Need::kOptional, kDimNames);
+  if (!r) return;
+  for (const auto& dim : kDimNames) {
+    std::string algorithm;
+    if (r->read_string(dim, &algorithm, Need::kOptional)) (*out)[dim] = algorithm;
+  }
+}
+
+}  // namespace
+
+RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
+  MapReader r(source, root, "",
+              {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
+               "micro_batch", "strategy", "collectives", "framework_overhead"});
+  RunSpec run;
+  run.source_file = source.file();
+  r.read_string("name", &run.name, Need::kRequired);
+  r.read_string("description", &run.description, Need::kOptional, true);
+  r.read_string("model", &refs->model, Need::kRequired);
+  r.read_string("platform", &refs->platform, Need::kRequired);
+  r.read_int("devices", &run.devices, Need::kRequired, 1);
+  r.read_enum("precision", &run.precision, Need::kRequired, precision_names());
+  r.read_int("seq_len", &run.seq_len, Need::kRequired, 1);
+  r.read_int("global_batch", &run.global_batch, Need::kRequired, 1);
+  r.read_int("micro_batch", &run.micro_batch, Need::kOptional, 1);
+  read_strategy(r, &run.strategy);
+  read_collectives(r, &run.collectives);
+  r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional, true);
+  return run;
+}
+
+RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args) {
+  const std::vector<Override> overrides = parse_overrides(override_args);
+  YamlSource source(file.string());
+  YAML::Node root = load_yaml_file(file);
+  apply_overrides(root, run_level_overrides(overrides), source);
+  RunReferences refs;
+  RunSpec run = parse_run(source, root, &refs);
+  const std::filesystem::path base = file.parent_path();
+  run.model = load_model_file(resolve_reference(refs.model, PresetKind::kModel, base, source.where("model"), "model"),
+                              select_overrides(overrides, "model"));
+  run.platform = load_platform_file(
+      resolve_reference(refs.platform, PresetKind::kPlatform, base, source.where("platform"), "platform"),
+      select_overrides(overrides, "platform"));
+  check_run_rules(run, source);
+  return run;
+}
+
+}  // namespace trainsim

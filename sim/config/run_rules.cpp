@@ -1,0 +1,122 @@
+#include "sim/config/run_rules.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/config/divisors.hpp"
+#include "sim/config/yaml_reader.hpp"
+
+namespace trainsim {
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+// The run fits the platform: device count and a peak rate for the chosen precision.
+void check_platform_fit(const RunSpec& run, const YamlSource& src) {
+  const PlatformSpec& p = run.platform;
+  if (p.max_devices > 0 && run.devices > p.max_devices) {
+    src.fail_at("devices", "more devices than platform '" + p.name + "' models", str(run.devices),
+                "an integer in 1.." + str(p.max_devices) + " (max_devices)");
+  }
+  const TierSpec& outer = p.tiers.back();
+  if (outer.domain_size > 0 && run.devices > outer.domain_size) {
+    src.fail_at("devices", "more devices than the outermost tier '" + outer.name + "' joins", str(run.devices),
+                "an integer in 1.." + str(outer.domain_size) + " (its domain_size)");
+  }
+  const auto& peaks = p.accelerator.peak_flops;
+  if (peaks.count(run.precision) == 0) {
+    std::vector<std::string> have;
+    for (const auto& entry : peaks) have.emplace_back(to_string(entry.first));
+    src.fail_at("precision", "accelerator '" + p.accelerator.name + "' has no peak_flops entry for it",
+                to_string(run.precision), join_names(have));
+  }
+}
+
+// tp * pp * dp * cp = devices (ep is carved out of dp * cp, it adds no devices).
+void check_device_product(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  long long product = 1;
+  for (int d : {s.tp, s.pp, s.dp, s.cp}) product = std::min(product * d, 1LL << 40);  // saturate, no overflow
+  if (product == run.devices) return;
+  const std::string formula = "tp*pp*dp*cp = " + str(s.tp) + "*" + str(s.pp) + "*" + str(s.dp) + "*" + str(s.cp) +
+                              " = " + str(product);
+  src.fail_at("devices", formula + " does not equal devices", str(run.devices),
+              str(product) + ", or degrees whose product is " + str(run.devices));
+}
+
+// How the model splits across tp (heads), pp (layers), virtual stages and cp (sequence).
+void check_model_split(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  const ModelSpec& m = run.model;
+  if (m.heads % s.tp != 0 || m.kv_heads % s.tp != 0) {
+    src.fail_at("strategy.tp",
+                "must divide heads (" + str(m.heads) + ") and kv_heads (" + str(m.kv_heads) + ") of model '" +
+                    m.name + "'",
+                str(s.tp), list_numbers(common_divisors(m.heads, m.kv_heads)));
+  }
+  if (s.pp > m.layers) {
+    src.fail_at("strategy.pp", "exceeds the model's " + str(m.layers) + " layers", str(s.pp),
+                "an integer in 1.." + str(m.layers));
+  }
+  if (s.virtual_stages > 1 && m.layers % (static_cast<long long>(s.pp) * s.virtual_stages) != 0) {
+    const std::vector<long long> valid = m.layers % s.pp == 0 ? divisors(m.layers / s.pp) : std::vector<long long>{1};
+    src.fail_at("strategy.virtual_stages",
+                "layers (" + str(m.layers) + ") must divide evenly into pp*virtual_stages = " +
+                    str(static_cast<long long>(s.pp) * s.virtual_stages) + " chunks",
+                str(s.virtual_stages), list_numbers(valid));
+  }
+  if (run.seq_len % s.cp != 0) {
+    std::vector<long long> valid = divisors(run.seq_len);
+    valid.erase(std::remove_if(valid.begin(), valid.end(), [&](long long d) { return d > run.devices; }),
+                valid.end());
+    src.fail_at("strategy.cp", "must divide seq_len (" + str(run.seq_len) + ")", str(s.cp), list_numbers(valid));
+  }
+  if (s.recompute_layers > m.layers) {
+    src.fail_at("strategy.recompute_layers", "exceeds the model's " + str(m.layers) + " layers",
+                str(s.recompute_layers), "an integer in 0.." + str(m.layers) + " (0 = every layer)");
+  }
+}
+
+// Expert parallelism needs experts, and groups carved out of dp*cp that split the experts evenly.
+void check_experts(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  const MoeSpec& moe = run.model.moe;
+  if (s.ep == 1) return;
+  if (!run.model.is_moe()) {
+    src.fail_at("strategy.ep", "model '" + run.model.name + "' is dense (moe.experts is 0)", str(s.ep), "1");
+  }
+  const long long dp_cp = static_cast<long long>(s.dp) * s.cp;
+  const std::string valid = list_numbers(common_divisors(dp_cp, moe.experts));
+  if (dp_cp % s.ep != 0) src.fail_at("strategy.ep", "must divide dp*cp (" + str(dp_cp) + ")", str(s.ep), valid);
+  if (moe.experts % s.ep != 0) {
+    src.fail_at("strategy.ep", "must divide moe.experts (" + str(moe.experts) + ")", str(s.ep), valid);
+  }
+}
+
+// global_batch splits evenly over dp replicas, and each replica's share into micro-batches.
+void check_batch(const RunSpec& run, const YamlSource& src) {
+  const int dp = run.strategy.dp;
+  if (run.global_batch % dp != 0) {
+    src.fail_at("global_batch", "must be divisible by strategy.dp (" + str(dp) + ")", str(run.global_batch),
+                "a multiple of " + str(dp));
+  }
+  const int per_replica = run.global_batch / dp;
+  if (per_replica % run.micro_batch != 0) {
+    src.fail_at("micro_batch", "must divide global_batch/dp = " + str(per_replica), str(run.micro_batch),
+                list_numbers(divisors(per_replica)));
+  }
+}
+
+}  // namespace
+
+void check_run_rules(const RunSpec& run, const YamlSource& source) {
+  // Rules about one degree come before the product of all degrees, so that an error names the
+  // degree that is wrong on its own (e.g. `--set strategy.tp=3` with 8 heads) when there is one.
+  check_platform_fit(run, source);
+  check_model_split(run, source);
+  check_experts(run, source);
+  check_device_product(run, source);
+  check_batch(run, source);
+}
+
+}  // namespace trainsim

@@ -1,0 +1,102 @@
+#include <catch2/catch.hpp>
+
+#include "sim/config/loader.hpp"
+#include "tests/config/config_test_support.hpp"
+
+using namespace trainsim;
+using namespace trainsim::config_test;
+
+namespace {
+std::filesystem::path tiny_run() { return fixture_data() / "workloads/tiny-run.yaml"; }
+}  // namespace
+
+TEST_CASE("overrides set run keys, including keys the file leaves out", "[config]") {
+  ScopedDataDir data(fixture_data());
+  // tiny-run.yaml has tp 4, dp 2 on 8 devices and no micro_batch or pp.
+  const RunSpec r = load_run(tiny_run(), {"strategy.tp=2", "strategy.pp=2", "seq_len=4096", "micro_batch=2",
+                                          "strategy.overlap.tp_comm=true", "collectives.dp=tree"});
+  CHECK(r.strategy.tp == 2);
+  CHECK(r.strategy.pp == 2);
+  CHECK(r.strategy.dp == 2);  // untouched
+  CHECK(r.seq_len == 4096);
+  CHECK(r.micro_batch == 2);
+  CHECK(r.strategy.overlap.tp_comm);
+  CHECK(r.collectives.at("dp") == "tree");
+}
+
+TEST_CASE("model and platform overrides change the presets a run names", "[config]") {
+  ScopedDataDir data(fixture_data());
+  const RunSpec r = load_run(tiny_run(), {"platform.tiers.1.bandwidth=100GBps",
+                                          "platform.accelerator.peak_flops.bf16=2000TFLOPS",
+                                          "platform.accelerator.peak_flops.fp8=4PFLOPS", "model.layers=2"});
+  CHECK(r.platform.tiers[1].bandwidth == Approx(100e9));
+  CHECK(r.platform.tiers[0].bandwidth == Approx(200e9));  // the other tier keeps its 200GBps
+  CHECK(r.platform.accelerator.peak_flops.at(Precision::kBf16) == Approx(2000e12));
+  CHECK(r.platform.accelerator.peak_flops.at(Precision::kFp8) == Approx(4e15));
+  CHECK(r.model.layers == 2);
+  CHECK(r.model.hidden == 256);  // untouched
+  // A run-level `model=` swaps the preset itself; later model.* overrides apply to the new one.
+  const RunSpec moe = load_run(tiny_run(), {"model=tiny-moe", "strategy.tp=2", "strategy.dp=4", "model.moe.top_k=3"});
+  CHECK(moe.model.name == "tiny-moe");
+  CHECK(moe.model.moe.top_k == 3);
+}
+
+TEST_CASE("an override of a key that does not exist names the segment and the valid keys", "[config]") {
+  ScopedDataDir data(fixture_data());
+  const ConfigError e = config_error([] { (void)load_run(tiny_run(), {"strategy.tpp=4"}); });
+  CHECK(e.file() == "--set strategy.tpp=4");
+  CHECK(e.line() == 0);
+  CHECK(e.key_path() == "strategy.tpp");
+  CHECK(std::string(e.what()) ==
+        "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, sequence_parallel, "
+        "schedule, virtual_stages, zero_stage, recompute, recompute_layers, offload, grad_bucket_size, mesh_order, "
+        "overlap");
+  // A segment in the middle of the path is named the same way.
+  const ConfigError mid = config_error([] { (void)load_run(tiny_run(), {"platform.accelerater.name=x"}); });
+  CHECK(mid.key_path() == "accelerater");
+  CHECK_THAT(mid.what(), Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices"));
+  // tiny-cluster has two tiers: indices 0 and 1.
+  const ConfigError index = config_error([] { (void)load_run(tiny_run(), {"platform.tiers.2.latency=1us"}); });
+  CHECK(index.key_path() == "tiers.2");
+  CHECK_THAT(index.what(), Catch::EndsWith("no such list index (got '2'); valid: 0..1"));
+  const ConfigError scalar = config_error([] { (void)load_run(tiny_run(), {"seq_len.max=3"}); });
+  CHECK(scalar.key_path() == "seq_len.max");
+}
+
+TEST_CASE("an overridden value is validated like a written one and names the override", "[config]") {
+  ScopedDataDir data(fixture_data());
+  // Type check: a bandwidth without a unit.
+  const ConfigError unit = config_error([] { (void)load_run(tiny_run(), {"platform.tiers.1.bandwidth=100"}); });
+  CHECK(unit.file() == "--set platform.tiers.1.bandwidth=100");
+  CHECK(unit.line() == 0);
+  CHECK(unit.key_path() == "tiers.1.bandwidth");
+  CHECK_THAT(unit.what(), Catch::Contains("a number needs a unit here (got '100')") && Catch::Contains("GBps"));
+  // Run rule: tiny-dense has 8 heads, so tp = 3 cannot split them; the error points at the override.
+  const ConfigError rule = config_error([] { (void)load_run(tiny_run(), {"strategy.tp=3"}); });
+  CHECK(std::string(rule.what()) ==
+        "--set strategy.tp=3: strategy.tp: must divide heads (8) and kv_heads (4) of model 'tiny-dense' (got '3'); "
+        "valid: 1, 2, 4");
+  const ConfigError model = config_error([] { (void)load_run(tiny_run(), {"model.layers=0"}); });
+  CHECK(model.file() == "--set model.layers=0");
+  CHECK(model.key_path() == "layers");
+  CHECK_THAT(model.what(), Catch::EndsWith("out of range (got '0'); valid: an integer >= 1"));
+}
+
+TEST_CASE("an override without '=' or with an empty path segment is an error", "[config]") {
+  ScopedDataDir data(fixture_data());
+  const ConfigError no_eq = config_error([] { (void)load_run(tiny_run(), {"strategy.tp"}); });
+  CHECK(no_eq.file() == "--set strategy.tp");
+  CHECK_THAT(no_eq.what(), Catch::Contains("an override needs '='") && Catch::Contains("valid: key.path=value"));
+  const ConfigError empty = config_error([] { (void)load_run(tiny_run(), {"strategy..tp=2"}); });
+  CHECK_THAT(empty.what(), Catch::Contains("empty key in the override path"));
+}
+
+TEST_CASE("a flow-map override replaces a whole map", "[config]") {
+  ScopedDataDir data(fixture_data());
+  const RunSpec r =
+      load_run(tiny_run(), {"platform.accelerator.peak_flops={bf16: 1PFLOPS}", "strategy={tp: 2, pp: 4}"});
+  CHECK(r.platform.accelerator.peak_flops.size() == 1);  // fp32 entry gone with the old map
+  CHECK(r.strategy.tp == 2);
+  CHECK(r.strategy.pp == 4);
+  CHECK(r.strategy.dp == 1);  // the file's dp: 2 went with the replaced map
+}

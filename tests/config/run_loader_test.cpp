@@ -1,0 +1,131 @@
+#include <catch2/catch.hpp>
+
+#include "sim/config/loader.hpp"
+#include "tests/config/config_test_support.hpp"
+
+using namespace trainsim;
+using namespace trainsim::config_test;
+
+TEST_CASE("a valid run loads with every field as written", "[config]") {
+  const RunSpec r = load_run(fixtures() / "full-run.yaml");
+  CHECK(r.name == "full-run");
+  CHECK(r.description == "every run key set to a non-default value");
+  CHECK(r.source_file == (fixtures() / "full-run.yaml").string());
+  CHECK(r.model.name == "tiny-moe");
+  CHECK(r.platform.name == "tiny-cluster");
+  CHECK(r.devices == 32);
+  CHECK(r.precision == Precision::kFp32);
+  CHECK(r.seq_len == 4096);
+  CHECK(r.global_batch == 64);
+  CHECK(r.micro_batch == 2);
+  const StrategySpec& s = r.strategy;
+  CHECK(s.tp == 2);
+  CHECK(s.pp == 2);
+  CHECK(s.dp == 4);
+  CHECK(s.cp == 2);
+  CHECK(s.ep == 4);
+  CHECK(s.sequence_parallel);
+  CHECK(s.schedule == "interleaved-1f1b");
+  CHECK(s.virtual_stages == 2);
+  CHECK(s.zero_stage == 3);
+  CHECK(s.recompute == Recompute::kSelective);
+  CHECK(s.recompute_layers == 2);
+  CHECK(s.offload == Offload::kOptimizer);
+  CHECK(s.grad_bucket_size == 25.0 * 1024 * 1024);  // 25 MiB
+  CHECK(s.mesh_order == "tp-ep-cp-dp-pp");
+  CHECK_FALSE(s.overlap.dp_grad_reduce);
+  CHECK_FALSE(s.overlap.zero_param_gather);
+  CHECK(s.overlap.tp_comm);
+  CHECK_FALSE(s.overlap.pp_comm);
+  const std::map<std::string, std::string> collectives = {{"tp", "ring"}, {"dp", "tree"}, {"ep", "some-future-algorithm"}};
+  CHECK(r.collectives == collectives);  // algorithm names are left to the collective registry
+  CHECK(r.framework_overhead == 1.5 * 1024 * 1024 * 1024);  // 1.5 GiB
+  CHECK(r.microbatches() == 8);  // 64 / (dp 4 * micro_batch 2)
+}
+
+TEST_CASE("run keys left out keep the struct defaults", "[config]") {
+  const RunSpec r = load_run(write_yaml("defaults-run.yaml", run_yaml("strategy: {tp: 4, dp: 2}")));
+  const StrategySpec d;
+  CHECK(r.micro_batch == 1);
+  CHECK(r.strategy.pp == 1);
+  CHECK(r.strategy.cp == 1);
+  CHECK(r.strategy.ep == 1);
+  CHECK(r.strategy.schedule == d.schedule);
+  CHECK(r.strategy.zero_stage == d.zero_stage);
+  CHECK(r.strategy.grad_bucket_size == d.grad_bucket_size);
+  CHECK(r.strategy.mesh_order == d.mesh_order);
+  CHECK(r.strategy.overlap.dp_grad_reduce == d.overlap.dp_grad_reduce);
+  CHECK(r.strategy.overlap.tp_comm == d.overlap.tp_comm);
+  CHECK(r.collectives.empty());
+  CHECK(r.framework_overhead == 0);
+}
+
+TEST_CASE("model and platform preset names resolve under TRAINSIM_DATA_DIR", "[config]") {
+  ScopedDataDir data(fixture_data());
+  CHECK(data_dir() == fixture_data());
+  const RunSpec r = load_run(fixture_data() / "workloads/tiny-run.yaml");
+  CHECK(r.model.name == "tiny-dense");
+  CHECK(r.model.source_file == (fixture_data() / "workloads/models/tiny-dense.yaml").string());
+  CHECK(r.platform.source_file == (fixture_data() / "platforms/tiny-cluster.yaml").string());
+  CHECK(r.model.kv_heads == 4);
+  CHECK(r.model.head_dim == 32);   // 256 / 8
+  CHECK(r.model.ffn_hidden == 1024);  // 4 * 256
+  CHECK(load_platform("mesh-box").name == "mesh-box");
+  CHECK(load_model("tiny-moe").moe.experts == 8);
+}
+
+TEST_CASE("relative model and platform paths resolve against the run file's folder", "[config]") {
+  // full-run.yaml says "model: data/workloads/models/tiny-moe.yaml", relative to fixtures/,
+  // not to the working directory.
+  const RunSpec r = load_run(fixtures() / "full-run.yaml");
+  CHECK(r.model.source_file == (fixtures() / "data/workloads/models/tiny-moe.yaml").string());
+}
+
+TEST_CASE("an unknown preset name lists the presets there are", "[config]") {
+  ScopedDataDir data(fixture_data());
+  const auto file = write_yaml("unknown-preset.yaml", "name: r\nmodel: tiny-dense\nplatform: dgx-a100\ndevices: 8\n"
+                                                      "precision: bf16\nseq_len: 2048\nglobal_batch: 16\n"
+                                                      "strategy: {tp: 4, dp: 2}\n");
+  const ConfigError e = config_error([&] { (void)load_run(file); });
+  CHECK(e.file() == file.string());
+  CHECK(e.line() == 3);
+  CHECK(e.key_path() == "platform");
+  CHECK_THAT(e.what(), Catch::EndsWith("platform: unknown platform preset (got 'dgx-a100'); "
+                                       "valid: mesh-box, tiny-cluster, unreadable"));
+  const ConfigError standalone = config_error([] { (void)load_model("llama-9000"); });
+  CHECK(standalone.key_path() == "model");
+  CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe"));
+}
+
+TEST_CASE("a run names a missing file with the path it looked for", "[config]") {
+  const std::string text = "name: r\nmodel: models/none.yaml\n" + run_yaml().substr(run_yaml().find("platform:"));
+  const auto run = write_yaml("missing-model.yaml", text);
+  const ConfigError e = config_error([&] { (void)load_run(run); });
+  CHECK(e.line() == 2);
+  CHECK(e.key_path() == "model");
+  CHECK_THAT(e.what(), Catch::Contains("model file not found (got 'models/none.yaml')") &&
+                           Catch::Contains("looked for " + (run.parent_path() / "models/none.yaml").string()));
+  const ConfigError no_run = config_error([] { (void)load_run("/nonexistent/run.yaml"); });
+  CHECK(no_run.file() == "/nonexistent/run.yaml");
+  CHECK(no_run.key_path() == "(file)");
+}
+
+TEST_CASE("collectives are keyed by parallel dimension, with any algorithm name", "[config]") {
+  const auto ok = write_yaml("coll.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {pp: anything, cp: ring}\n"));
+  CHECK(load_run(ok).collectives.at("pp") == "anything");
+  const auto bad = write_yaml("coll-bad.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {mp: ring}\n"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.line() == 9);
+  CHECK(e.key_path() == "collectives.mp");
+  CHECK_THAT(e.what(), Catch::EndsWith("unknown key (got 'mp'); valid: tp, cp, ep, dp, pp"));
+}
+
+TEST_CASE("mesh_order must be a permutation of the five dimensions", "[config]") {
+  const auto bad = write_yaml("mesh.yaml", run_yaml("strategy: {tp: 4, dp: 2, mesh_order: tp-cp-ep-dp-dp}"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.line() == 8);
+  CHECK(e.key_path() == "strategy.mesh_order");
+  CHECK_THAT(e.what(), Catch::Contains("(got 'tp-cp-ep-dp-dp')"));
+  const auto ok = write_yaml("mesh-ok.yaml", run_yaml("strategy: {tp: 4, dp: 2, mesh_order: pp-dp-ep-cp-tp}"));
+  CHECK(load_run(ok).strategy.mesh_order == "pp-dp-ep-cp-tp");
+}

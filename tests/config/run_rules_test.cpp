@@ -1,0 +1,139 @@
+// Each rule load_run checks, with the run file, line, key and the valid values in the message.
+// The base run (run_yaml) is tiny-dense (4 layers, 8 heads, 4 kv_heads) on tiny-cluster
+// (max 64 devices, peaks for bf16 and fp32), 8 devices, seq_len 2048, global_batch 16;
+// its strategy is on line 8 and `extra` lines start at line 9.
+#include <catch2/catch.hpp>
+
+#include "sim/config/loader.hpp"
+#include "tests/config/config_test_support.hpp"
+
+using namespace trainsim;
+using namespace trainsim::config_test;
+
+namespace {
+ConfigError run_error(const std::string& name, const std::string& strategy, const std::string& extra = "") {
+  const auto file = write_yaml(name, run_yaml(strategy, extra));
+  ConfigError e = config_error([&] { (void)load_run(file); });
+  CHECK(e.file() == file.string());
+  return e;
+}
+}  // namespace
+
+TEST_CASE("the base run of the rule tests is valid", "[config]") {
+  CHECK_NOTHROW(load_run(write_yaml("base.yaml", run_yaml())));
+}
+
+TEST_CASE("tp*pp*dp*cp must equal devices, and the message shows the product", "[config]") {
+  const ConfigError e = run_error("product.yaml", "strategy: {tp: 2, pp: 2, dp: 1, cp: 1}");
+  CHECK(e.line() == 4);
+  CHECK(e.key_path() == "devices");
+  CHECK_THAT(e.what(), Catch::EndsWith("devices: tp*pp*dp*cp = 2*2*1*1 = 4 does not equal devices (got '8'); "
+                                       "valid: 4, or degrees whose product is 8"));
+}
+
+TEST_CASE("every degree must be at least 1", "[config]") {
+  const ConfigError e = run_error("cp0.yaml", "strategy: {tp: 4, dp: 2, cp: 0}");
+  CHECK(e.line() == 8);
+  CHECK(e.key_path() == "strategy.cp");
+  CHECK_THAT(e.what(), Catch::EndsWith("out of range (got '0'); valid: an integer >= 1"));
+}
+
+TEST_CASE("tp must divide heads and kv_heads; the common divisors are listed", "[config]") {
+  // heads 8 and kv_heads 4 share the divisors 1, 2, 4; tp 8 divides heads but not kv_heads.
+  const ConfigError e = run_error("tp.yaml", "strategy: {tp: 8}");
+  CHECK(e.line() == 8);
+  CHECK(e.key_path() == "strategy.tp");
+  CHECK_THAT(e.what(), Catch::EndsWith("(got '8'); valid: 1, 2, 4"));
+}
+
+TEST_CASE("pp cannot exceed the number of layers", "[config]") {
+  const ConfigError e = run_error("pp.yaml", "strategy: {pp: 8}");
+  CHECK(e.key_path() == "strategy.pp");
+  CHECK_THAT(e.what(), Catch::EndsWith("exceeds the model's 4 layers (got '8'); valid: an integer in 1..4"));
+}
+
+TEST_CASE("interleaving needs layers divisible by pp*virtual_stages", "[config]") {
+  // 4 layers over pp 2 leaves 2 layers per rank: virtual_stages 1 or 2 divide it, 4 does not
+  // (2*4 = 8 chunks for 4 layers).
+  const ConfigError e = run_error("vs.yaml", "strategy: {tp: 4, pp: 2, virtual_stages: 4}");
+  CHECK(e.key_path() == "strategy.virtual_stages");
+  CHECK_THAT(e.what(), Catch::EndsWith("pp*virtual_stages = 8 chunks (got '4'); valid: 1, 2"));
+  const ConfigError zero = run_error("vs0.yaml", "strategy: {tp: 4, pp: 2, virtual_stages: 0}");
+  CHECK(zero.key_path() == "strategy.virtual_stages");
+  CHECK_NOTHROW(load_run(write_yaml("vs-ok.yaml", run_yaml("strategy: {tp: 4, pp: 2, virtual_stages: 2}"))));
+}
+
+TEST_CASE("cp must divide seq_len", "[config]") {
+  // seq_len 2048 = 2^11 splits over cp 8.
+  CHECK(load_run(write_yaml("cp-ok.yaml", run_yaml("strategy: {cp: 8}"))).strategy.cp == 8);
+  // seq_len 7 is prime: only cp 1 or 7. With seq_len 3000 = 2^3 * 3 * 5^3 on 7 devices, the
+  // divisors of 3000 that fit on 7 devices are 1, 2, 3, 4, 5, 6.
+  std::string text = run_yaml("strategy: {cp: 8}");
+  const auto file = write_yaml("cp-seq.yaml", text.replace(text.find("seq_len: 2048"), 13, "seq_len: 7"));
+  const ConfigError written = config_error([&] { (void)load_run(file); });
+  CHECK(written.line() == 8);
+  CHECK(written.key_path() == "strategy.cp");
+  CHECK_THAT(written.what(), Catch::EndsWith("must divide seq_len (7) (got '8'); valid: 1, 7"));
+  const ConfigError c = config_error([&] { (void)load_run(file, {"seq_len=3000", "strategy.cp=7", "devices=7"}); });
+  CHECK(c.file() == "--set strategy.cp=7");
+  CHECK(c.key_path() == "strategy.cp");
+  CHECK_THAT(c.what(), Catch::EndsWith("must divide seq_len (3000) (got '7'); valid: 1, 2, 3, 4, 5, 6"));
+}
+
+TEST_CASE("expert parallelism needs experts, and ep must divide both dp*cp and the experts", "[config]") {
+  const ConfigError dense = run_error("ep-dense.yaml", "strategy: {tp: 4, dp: 2, ep: 2}");
+  CHECK(dense.key_path() == "strategy.ep");
+  CHECK_THAT(dense.what(), Catch::EndsWith("is dense (moe.experts is 0) (got '2'); valid: 1"));
+  // With model.moe.experts = 6 and dp*cp = 2: ep 4 divides neither; ep 3 divides 6 but not 2;
+  // common divisors of 2 and 6 are 1, 2.
+  const auto file = write_yaml("ep.yaml", run_yaml("strategy: {tp: 4, dp: 2, ep: 4}"));
+  const ConfigError e = config_error([&] { (void)load_run(file, {"model.moe.experts=6"}); });
+  CHECK(e.line() == 8);
+  CHECK_THAT(e.what(), Catch::EndsWith("must divide dp*cp (2) (got '4'); valid: 1, 2"));
+  const ConfigError e3 = config_error([&] { (void)load_run(file, {"model.moe.experts=6", "strategy.ep=3"}); });
+  CHECK_THAT(e3.what(), Catch::EndsWith("must divide dp*cp (2) (got '3'); valid: 1, 2"));
+  CHECK(load_run(file, {"model.moe.experts=6", "strategy.ep=2"}).strategy.ep == 2);
+}
+
+TEST_CASE("global_batch must split over dp, and micro_batch must divide each replica's share", "[config]") {
+  const auto file = write_yaml("gb.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "micro_batch: 3\n"));
+  // global_batch 16 over dp 2 is 8 per replica, whose divisors are 1, 2, 4, 8.
+  const ConfigError mb = config_error([&] { (void)load_run(file); });
+  CHECK(mb.line() == 9);
+  CHECK(mb.key_path() == "micro_batch");
+  CHECK_THAT(mb.what(), Catch::EndsWith("must divide global_batch/dp = 8 (got '3'); valid: 1, 2, 4, 8"));
+  const ConfigError gb = config_error([&] { (void)load_run(file, {"global_batch=15"}); });
+  CHECK(gb.key_path() == "global_batch");
+  CHECK_THAT(gb.what(), Catch::EndsWith("must be divisible by strategy.dp (2) (got '15'); valid: a multiple of 2"));
+}
+
+TEST_CASE("zero_stage is 0 to 3", "[config]") {
+  const ConfigError e = run_error("zero.yaml", "strategy: {tp: 4, dp: 2, zero_stage: 4}");
+  CHECK(e.key_path() == "strategy.zero_stage");
+  CHECK_THAT(e.what(), Catch::EndsWith("(got '4'); valid: an integer in 0..3"));
+}
+
+TEST_CASE("sequence_parallel with tp = 1 is allowed, and the schedule name is not checked here", "[config]") {
+  const auto file = write_yaml("sp.yaml", run_yaml("strategy: {dp: 8, sequence_parallel: true, schedule: my-schedule}"));
+  const RunSpec r = load_run(file);
+  CHECK(r.strategy.sequence_parallel);
+  CHECK(r.strategy.schedule == "my-schedule");
+}
+
+TEST_CASE("devices cannot exceed the platform's max_devices", "[config]") {
+  const auto file = write_yaml("max.yaml", run_yaml("strategy: {tp: 4, dp: 2}"));
+  const ConfigError e = config_error([&] { (void)load_run(file, {"platform.max_devices=4"}); });
+  CHECK(e.file() == file.string());
+  CHECK(e.line() == 4);
+  CHECK(e.key_path() == "devices");
+  CHECK_THAT(e.what(), Catch::EndsWith("(got '8'); valid: an integer in 1..4 (max_devices)"));
+  CHECK(load_run(file, {"platform.max_devices=0"}).devices == 8);  // 0 = unbounded
+}
+
+TEST_CASE("the run's precision needs a peak_flops entry on the accelerator", "[config]") {
+  const auto file = write_yaml("prec.yaml", run_yaml());
+  const ConfigError e = config_error([&] { (void)load_run(file, {"precision=fp16"}); });
+  CHECK(e.file() == "--set precision=fp16");
+  CHECK(e.key_path() == "precision");
+  CHECK_THAT(e.what(), Catch::EndsWith("has no peak_flops entry for it (got 'fp16'); valid: fp32, bf16"));
+}
