@@ -1,0 +1,45 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "sim/collective/plan.hpp"
+#include "sim/core/error.hpp"
+
+using namespace trainsim;
+
+TEST_CASE("direct all-to-all sends (n-1)/n of the buffer, bytes/n to every other member once", "[collective]") {
+  // n = 8, 8e6 bytes: 1e6 to each of the 7 others = 7e6 per member, in n-1 = 7 steps.
+  const int n = 8;
+  const CollectivePlan plan = find_collective("direct").plan(CollectiveKind::kAllToAll, GroupShape{n, 1}, 8e6);
+  CHECK(step_count(plan) == 7);
+  std::set<std::pair<int, int>> pairs;
+  for (const CollectiveStep& step : plan.steps) {
+    std::set<int> senders, receivers;  // each step is a permutation: one flow out, one in per member
+    for (const Transfer& t : step.transfers) {
+      CHECK(t.src != t.dst);
+      CHECK(t.bytes == Approx(1e6));
+      CHECK(pairs.insert({t.src, t.dst}).second);
+      senders.insert(t.src);
+      receivers.insert(t.dst);
+    }
+    CHECK(senders.size() == static_cast<size_t>(n));
+    CHECK(receivers.size() == static_cast<size_t>(n));
+  }
+  CHECK(pairs.size() == static_cast<size_t>(n * (n - 1)));
+  for (int m = 0; m < n; ++m) CHECK(per_member_volume(plan, m) == Approx(7e6));
+}
+
+TEST_CASE("direct reduce-scatter and all-gather move (n-1)/n like the ring, all-reduce twice that",
+          "[collective]") {
+  // n = 4, 8e6 bytes: RS/AG 3/4 * 8e6 = 6e6 in 3 steps; AR 12e6 in 6 steps.
+  const CollectiveAlgorithm& direct = find_collective("direct");
+  for (CollectiveKind kind : {CollectiveKind::kReduceScatter, CollectiveKind::kAllGather}) {
+    const CollectivePlan plan = direct.plan(kind, GroupShape{4, 1}, 8e6);
+    CHECK(step_count(plan) == 3);
+    CHECK(per_member_volume(plan, 2) == Approx(6e6));
+  }
+  const CollectivePlan ar = direct.plan(CollectiveKind::kAllReduce, GroupShape{4, 1}, 8e6);
+  CHECK(step_count(ar) == 6);
+  CHECK(per_member_volume(ar, 1) == Approx(12e6));
+  CHECK_THROWS_AS(direct.plan(CollectiveKind::kBroadcast, GroupShape{4, 1}, 8e6), UserError);
+}
