@@ -5,7 +5,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/schedule.hpp"
-#include "sim/platform/topology_registry.hpp"
+#include "sim/platform/build.hpp"
 
 namespace trainsim {
 namespace {
@@ -40,7 +40,7 @@ int run_list(const ParsedArgs& a) {
   }
   if (all || what == "topologies") {
     std::cout << "topologies:\n";
-    for (const auto& t : topologies()) row(t.name, t.description);
+    for (const auto& t : list_topologies()) row(t.name, t.description);
     known = true;
   }
   if (!known)

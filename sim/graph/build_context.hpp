@@ -11,6 +11,7 @@
 namespace trainsim {
 
 struct BuildContext {
+  BuildContext(const RunSpec& r, StageGraph& g, KernelTemplates k) : run(r), graph(g), kernels(std::move(k)) {}
   const RunSpec& run;
   StageGraph& graph;
   KernelTemplates kernels;

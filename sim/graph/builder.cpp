@@ -62,7 +62,7 @@ double stage_params(const RunSpec& run, int stage) {
 StageGraph build_stage_graph(const RunSpec& run, int stage) {
   const auto& s = run.strategy;
   StageGraph graph(stage);
-  BuildContext ctx{run, graph, make_kernel_templates(run, graph, stage_params(run, stage)), {}};
+  BuildContext ctx(run, graph, make_kernel_templates(run, graph, stage_params(run, stage)));
   ctx.chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
   ctx.grad_ready.resize(ctx.chunks.size());
   ctx.microbatches = run.microbatches();

@@ -1,6 +1,6 @@
 #include "sim/graph/chunk_tasks.hpp"
 
-#include "sim/model/layer_kind.hpp"
+#include "sim/model/layer_ops.hpp"
 
 namespace trainsim {
 namespace {

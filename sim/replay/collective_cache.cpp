@@ -32,9 +32,12 @@ PreparedCollective prepare_collective(const CollectivePlan& plan, int members) {
     std::vector<std::vector<PeerBytes>> sends(static_cast<size_t>(members));
     std::vector<std::vector<PeerBytes>> recvs(static_cast<size_t>(members));
     for (const auto& t : step.transfers) {
-      if (t.src < 0 || t.src >= members || t.dst < 0 || t.dst >= members || t.src == t.dst) continue;
-      sends[static_cast<size_t>(t.src)].push_back({t.dst, t.bytes});
-      recvs[static_cast<size_t>(t.dst)].push_back({t.src, t.bytes});
+      // kSwitchMember (the in-network-reduction switch) is no member: flows to and from it are
+      // issued by the member alone.
+      const bool src_ok = t.src >= 0 && t.src < members, dst_ok = t.dst >= 0 && t.dst < members;
+      if (t.src == t.dst) continue;
+      if (src_ok && (dst_ok || t.dst == kSwitchMember)) sends[static_cast<size_t>(t.src)].push_back({t.dst, t.bytes});
+      if (dst_ok && (src_ok || t.src == kSwitchMember)) recvs[static_cast<size_t>(t.dst)].push_back({t.src, t.bytes});
     }
     for (size_t m = 0; m < out.members.size(); ++m) {
       if (sends[m].empty() && recvs[m].empty()) continue;

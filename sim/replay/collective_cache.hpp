@@ -14,7 +14,7 @@
 namespace trainsim {
 
 struct PeerBytes {
-  int peer = 0;     // member index in the group
+  int peer = 0;     // member index in the group, or kSwitchMember
   Bytes bytes = 0;
 };
 

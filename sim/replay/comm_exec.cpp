@@ -50,12 +50,13 @@ void wait_and_clear(std::vector<sg4::CommPtr>& comms) {
 
 // Flows to or from a member that is not replayed (folded away) are issued by this member
 // alone, host to host, so they still load the real links.
+// peer_rank < 0 stands for the switch of an in-network reduction (`other` is its endpoint).
 void add_flow(ReplayContext& ctx, DeviceRuntime& dev, int peer_rank, Bytes bytes, bool outgoing,
-              Stream stream, std::vector<sg4::CommPtr>& comms) {
-  DeviceRuntime* peer = ctx.device(peer_rank);
+              Stream stream, std::vector<sg4::CommPtr>& comms, sg4::Host* switch_host = nullptr) {
+  DeviceRuntime* peer = peer_rank >= 0 ? ctx.device(peer_rank) : nullptr;
   const auto size = static_cast<uint64_t>(bytes);
   if (peer == nullptr) {
-    sg4::Host* other = ctx.platform.hosts[static_cast<size_t>(peer_rank)];
+    sg4::Host* other = peer_rank >= 0 ? ctx.platform.hosts[static_cast<size_t>(peer_rank)] : switch_host;
     comms.push_back(outgoing ? sg4::Comm::sendto_async(dev.host, other, size)
                              : sg4::Comm::sendto_async(other, dev.host, size));
   } else if (outgoing) {
@@ -67,6 +68,10 @@ void add_flow(ReplayContext& ctx, DeviceRuntime& dev, int peer_rank, Bytes bytes
 
 }  // namespace
 
+int rank_of(const std::vector<int>& group, int peer) {
+  return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
+}
+
 Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   const std::vector<int>& group = ctx.group(dev, task.group);
   if (group.size() < 2) return 0;
@@ -75,27 +80,29 @@ Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   const MemberSchedule& mine =
       ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
   const Stream stream = stream_of(task.group);
+  const int tier = tier_between(ctx.run->platform, ctx.run->devices, group.front(), group.back());
+  sg4::Host* sw = ctx.platform.switch_host(tier, dev.rank);
   std::vector<sg4::CommPtr> comms;
   Bytes sent = 0;
   if (ctx.options.collectives == CollectiveMode::kStep) {
     for (size_t s = 0; s < mine.step_sends.size(); ++s) {
       for (const auto& pb : mine.step_sends[s]) {
-        add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, true, stream, comms);
+        add_flow(ctx, dev, rank_of(group, pb.peer), pb.bytes, true, stream, comms, sw);
         sent += pb.bytes;
       }
-      for (const auto& pb : mine.step_recvs[s]) add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, false, stream, comms);
+      for (const auto& pb : mine.step_recvs[s]) add_flow(ctx, dev, rank_of(group, pb.peer), pb.bytes, false, stream, comms, sw);
       wait_and_clear(comms);
     }
     return sent;
   }
   Seconds latency = 0;
   for (const auto& pb : mine.bulk_sends) {
-    const int peer = group[static_cast<size_t>(pb.peer)];
-    add_flow(ctx, dev, peer, pb.bytes, true, stream, comms);
-    latency = std::max(latency, ctx.latency_between(dev.rank, peer));
+    const int peer = rank_of(group, pb.peer);
+    add_flow(ctx, dev, peer, pb.bytes, true, stream, comms, sw);
+    latency = std::max(latency, peer >= 0 ? ctx.latency_between(dev.rank, peer) : ctx.latency_between(dev.rank, dev.rank));
     sent += pb.bytes;
   }
-  for (const auto& pb : mine.bulk_recvs) add_flow(ctx, dev, group[static_cast<size_t>(pb.peer)], pb.bytes, false, stream, comms);
+  for (const auto& pb : mine.bulk_recvs) add_flow(ctx, dev, rank_of(group, pb.peer), pb.bytes, false, stream, comms, sw);
   wait_and_clear(comms);
   // One flow paid one latency; the other steps' latencies are added analytically.
   const size_t steps = mine.step_sends.size();

@@ -67,6 +67,9 @@ void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stre
 // sleep (kernels of one stream run back to back); returns the index after the last one run.
 size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector<TaskId>& order, size_t i) {
   const StageGraph& g = *dev.stage->graph;
+  // Let communication that becomes ready at this same instant start first, so the slowdown
+  // below sees it.
+  sg4::this_actor::yield();
   const double slowdown = dev.active_comms > 0 ? 1.0 + ctx.run->platform.accelerator.comm_interference : 1.0;
   const double start = sg4::Engine::get_clock();
   double offset = 0;

@@ -27,7 +27,7 @@ void write_stage_table(std::ostream& out, const SimulationReport& r) {
   out << "\nper stage (seconds)   fwd      bwd      recomp   optim    exp.tp   exp.cp   exp.ep   exp.dp   bubble   idle\n";
   for (int s = 0; s < stages; ++s) {
     if (count[static_cast<size_t>(s)] == 0) continue;
-    out << "  stage " << fmt("%-4d", s) << "       ";
+    out << "  stage " << s << std::string(s < 10 ? 14 : 13, ' ');
     for (int c = 0; c < kTimeCategories; ++c) out << fmt(" %8.4f", sum[static_cast<size_t>(s)][static_cast<size_t>(c)] / count[static_cast<size_t>(s)]);
     out << "\n";
   }
