@@ -56,10 +56,10 @@ TEST_CASE("ring all-reduce replayed on one NVSwitch domain takes 2(n-1)(alpha + 
 TEST_CASE("nvls all-reduce replayed through the switch endpoint streams the buffer once each way",
           "[collective]") {
   // S = 1.2e9 -> 8 chunks of 1.5e8. 9 steps; in each, ports carry one chunk up and/or one down
-  // (separate directions), over half the tier latency:
-  //   9 * (0.5e-6 + 1.5e8 / 4.5e11) = 9 * 3.338333e-4 = 3.0045e-3 s (ring above: 4.68e-3).
+  // (separate directions), each way at the tier latency (port + switch):
+  //   9 * (1e-6 + 1.5e8 / 4.5e11) = 9 * 3.343333e-4 = 3.009e-3 s (ring above: 4.68e-3).
   const CollectivePlan plan = find_collective("nvls").plan(CollectiveKind::kAllReduce, GroupShape{8, 8}, 1.2e9);
-  CHECK(run_plan(nvswitch8(), 8, plan) == Approx(9 * (0.5e-6 + 1.5e8 / 4.5e11)).epsilon(1e-9));
+  CHECK(run_plan(nvswitch8(), 8, plan) == Approx(9 * (1e-6 + 1.5e8 / 4.5e11)).epsilon(1e-9));
 }
 
 TEST_CASE("hierarchical all-reduce replayed on two nodes matches the two-level formula", "[collective]") {
