@@ -46,17 +46,21 @@ std::vector<std::unique_ptr<TierFabric>> build_fabrics(const PlatformSpec& spec,
 // Returns each one's endpoint, in creation order, for the router.
 std::vector<std::pair<simgrid::s4u::Host*, Endpoint>> add_switch_hosts(
     const PlatformSpec& spec, const std::vector<std::unique_ptr<TierFabric>>& fabrics, simgrid::s4u::NetZone* zone,
-    BuiltPlatform& built) {
+    LinkCatalog& catalog, BuiltPlatform& built) {
   std::vector<std::pair<simgrid::s4u::Host*, Endpoint>> endpoints;
   const int devices = static_cast<int>(built.hosts.size());
   built.switch_hosts.resize(spec.tiers.size());
   for (size_t t = 0; t < spec.tiers.size(); ++t) {
-    if (!spec.tiers[t].in_network_reduction || !fabrics[t]->has_switch()) continue;
+    const TierSpec& tier = spec.tiers[t];
+    if (!tier.in_network_reduction || !fabrics[t]->has_switch()) continue;
+    // Fat pipe (not shared): only adds latency; its bandwidth never limits (>= the first hop's).
+    simgrid::s4u::Link* core = catalog.fatpipe(tier.name + "_switch", tier.bandwidth * tier.devices_per_nic * tier.planes,
+                                               tier.latency / 2, static_cast<int>(t), "switch");
     const int size = built.domain_sizes[t];
     for (int d = 0; d * size < devices; ++d) {
       simgrid::s4u::Host* host = zone->create_host(spec.tiers[t].name + "_switch" + std::to_string(d), kHostSpeed);
       built.switch_hosts[t].push_back(host);
-      endpoints.emplace_back(host, Endpoint{d * size, static_cast<int>(t)});
+      endpoints.emplace_back(host, Endpoint{d * size, static_cast<int>(t), core});
     }
   }
   return endpoints;
@@ -89,11 +93,11 @@ BuiltPlatform build_platform(const PlatformSpec& spec, int devices) {
   simgrid::s4u::Link* loopback = catalog.fatpipe(
       "loopback", memory_bandwidth > 0 ? memory_bandwidth : kUnknownLoopbackBandwidth, 0.0, -1, "loopback");
 
-  const auto switches = add_switch_hosts(spec, fabrics, zone, built);
+  const auto switches = add_switch_hosts(spec, fabrics, zone, catalog, built);
 
   auto router = std::make_unique<PlatformRouter>(built.domain_sizes, std::move(fabrics), loopback);
   for (int r = 0; r < devices; ++r)
-    router->add_endpoint(built.hosts[static_cast<size_t>(r)]->get_netpoint()->id(), Endpoint{r, -1});
+    router->add_endpoint(built.hosts[static_cast<size_t>(r)]->get_netpoint()->id(), Endpoint{r, -1, nullptr});
   for (const auto& [host, endpoint] : switches) router->add_endpoint(host->get_netpoint()->id(), endpoint);
   zone_impl->set_provider(std::move(router));
   zone->seal();

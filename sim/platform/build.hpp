@@ -30,7 +30,7 @@ inline constexpr double kHostSpeed = 1e9;
 struct PlatformLink {
   simgrid::s4u::Link* link = nullptr;  // one direction of a port/NIC/uplink (SimGrid name ends _UP/_DOWN)
   int tier = -1;                       // index into PlatformSpec::tiers; -1 for the loopback
-  const char* role = "";               // "port", "mesh", "nic", "leaf_uplink", "agg_uplink", "uplink", "loopback"
+  const char* role = "";               // "port", "mesh", "nic", "leaf_uplink", "agg_uplink", "uplink", "switch", "loopback"
 };
 
 struct BuiltPlatform {
@@ -40,8 +40,9 @@ struct BuiltPlatform {
   std::vector<std::string> tier_names;     // PlatformSpec::tiers[t].name
   std::vector<PlatformLink> links;         // every link, each direction separately
   // switch_hosts[t][d]: endpoint standing for the switch of domain d of tier t, present when
-  // the tier has in_network_reduction (else empty). A transfer rank -> switch crosses only
-  // the rank's up-link on that tier (half the tier latency); switch -> rank only its down-link.
+  // the tier has in_network_reduction (else empty). A transfer rank -> switch crosses the
+  // rank's up-link on that tier (port or NIC) and a non-shared "<tier>_switch" link; switch ->
+  // rank the same link and the rank's down-link; each way takes the full tier latency.
   std::vector<std::vector<simgrid::s4u::Host*>> switch_hosts;
 
   // The switch endpoint of tier `tier` for `rank`'s domain (the target of collective member

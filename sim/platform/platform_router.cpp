@@ -36,7 +36,10 @@ void PlatformRouter::route(unsigned long src, unsigned long dst, std::vector<sim
   if (device.switch_tier >= 0 || device.rank / sizes_[tier] != sw.rank / sizes_[tier])
     throw std::logic_error("platform route: a switch endpoint only talks to devices of its own domain (rank " +
                            std::to_string(device.rank) + ", tier " + std::to_string(tier) + ")");
-  fabrics_[tier]->append_switch_route(device.rank, &device == &a, links);
+  const bool to_switch = &device == &a;
+  if (!to_switch) links.push_back(sw.switch_core);
+  fabrics_[tier]->append_switch_route(device.rank, to_switch, links);
+  if (to_switch) links.push_back(sw.switch_core);
 }
 
 }  // namespace trainsim

@@ -12,6 +12,10 @@ namespace trainsim {
 struct Endpoint {
   int rank = -1;         // the device, or any device of the switch's domain
   int switch_tier = -1;  // -1 for a device; else the tier whose switch this endpoint is
+  // For a switch: a non-shared link holding the other half of the tier latency, so that
+  // device <-> switch routes take the full tier latency like device <-> device routes (CM02
+  // shares a link between flows in inverse proportion to their route latency).
+  simgrid::s4u::Link* switch_core = nullptr;
 };
 
 class PlatformRouter : public RouteProvider {

@@ -33,20 +33,23 @@ TEST_CASE("double binary tree: no member forwards to two children in both trees"
   CHECK_THROWS_AS(find_collective("tree").plan(CollectiveKind::kAllGather, GroupShape{n, 1}, s), UserError);
 }
 
-TEST_CASE("nvls all-reduce sends each buffer once up to the switch and once down, in 2 steps", "[collective]") {
+TEST_CASE("nvls all-reduce sends each buffer once up to the switch and once down", "[collective]") {
   const int n = 8;
+  // 8e6 bytes = 7.6 MiB -> floor = 7 chunks of 8e6/7 bytes, pipelined: 7 + 1 = 8 steps.
   const Bytes s = 8e6;
   const CollectivePlan plan = find_collective("nvls").plan(CollectiveKind::kAllReduce, GroupShape{n, 8}, s);
-  CHECK(step_count(plan) == 2);
+  CHECK(step_count(plan) == 8);
   for (int m = 0; m < n; ++m) {
     CHECK(per_member_volume(plan, m) == Approx(s));
     CHECK(per_member_received(plan, m) == Approx(s));
   }
-  for (const Transfer& t : plan.steps[0].transfers) CHECK(t.dst == kSwitchMember);
-  for (const Transfer& t : plan.steps[1].transfers) CHECK(t.src == kSwitchMember);
+  for (const Transfer& t : plan.steps.front().transfers) CHECK(t.dst == kSwitchMember);
+  for (const Transfer& t : plan.steps.back().transfers) CHECK(t.src == kSwitchMember);
   // The switch forwards n results of S bytes.
   CHECK(per_member_volume(plan, kSwitchMember) == Approx(n * s));
   // Reduce-scatter: up S, down S/n = 1e6.
   const CollectivePlan rs = find_collective("nvls").plan(CollectiveKind::kReduceScatter, GroupShape{n, 8}, s);
   CHECK(per_member_received(rs, 3) == Approx(1e6));
+  // A buffer under 1 MiB is one chunk: up, then down, 2 steps.
+  CHECK(step_count(find_collective("nvls").plan(CollectiveKind::kAllReduce, GroupShape{n, 8}, 1e5)) == 2);
 }

@@ -57,15 +57,33 @@ TEST_CASE("two flows into one nvswitch port share it, flows to different ports d
   CHECK(t[2] == Approx(1e-6 + 1e9 / 450e9).epsilon(1e-9));
 }
 
-TEST_CASE("an nvswitch with in-network reduction has a switch endpoint one port away", "[platform]") {
+TEST_CASE("an nvswitch with in-network reduction has a switch endpoint one port away, at the tier latency",
+          "[platform]") {
   PlatformSpec spec = one_nvswitch_domain();
   spec.tiers[0].in_network_reduction = true;
   const std::string text = in_simulation(spec, 4, [](const BuiltPlatform& p) {
     if (p.switch_host(0, 3) == nullptr) return std::string("no switch");
     return describe_route(p.hosts[3], p.switch_host(0, 3)) + "\n" + describe_route(p.switch_host(0, 3), p.hosts[1]);
   });
-  // Up to the switch: port3_UP only, half the tier latency (0.5 us); down: port1_DOWN.
+  // Up to the switch: port3_UP (0.5 us) then the switch's fat pipe (0.5 us); down: the fat
+  // pipe then port1_DOWN. 1 us each way, like device-to-device routes, so CM02 (which weighs
+  // flows by route latency) shares a port fairly between NVLS and point-to-point flows.
   CHECK(text ==
-        "nvlink_port3_UP | 5e-07\n"
-        "nvlink_port1_DOWN | 5e-07");
+        "nvlink_port3_UP nvlink_switch | 1e-06\n"
+        "nvlink_switch nvlink_port1_DOWN | 1e-06");
+}
+
+TEST_CASE("a flow to the switch and a point-to-point flow share a port equally", "[platform]") {
+  // dev0 -> switch and dev0 -> dev1 both leave through port0_UP (450 GB/s). Both routes take
+  // 1 us, so CM02 gives each half: T = 1e-6 + 1e9 / 2.25e11 for both. (Had the switch route
+  // only 0.5 us, CM02 would give it 2/3 of the port.)
+  PlatformSpec spec = one_nvswitch_domain();
+  spec.tiers[0].in_network_reduction = true;
+  const std::string text = in_simulation(spec, 4, [](const BuiltPlatform& p) {
+    return run_flows({{p.hosts[0], p.switch_host(0, 0), 1e9}, {p.hosts[0], p.hosts[1], 1e9}});
+  });
+  const std::vector<double> t = parse_numbers(text);
+  REQUIRE(t.size() == 2);
+  CHECK(t[0] == Approx(1e-6 + 1e9 / 2.25e11).epsilon(1e-9));
+  CHECK(t[1] == Approx(1e-6 + 1e9 / 2.25e11).epsilon(1e-9));
 }
