@@ -29,7 +29,12 @@ struct PreparedCollective {
   std::vector<MemberSchedule> members;
 };
 
-[[nodiscard]] PreparedCollective prepare_collective(const CollectivePlan& plan, int members);
+// Bulk mode merges all steps into one flow per peer. An all-to-all goes further: each member's
+// whole send volume becomes ONE flow to its ring successor (and it receives one from its
+// predecessor). On a non-blocking switch every member port then carries exactly the bytes of the
+// real n-1 flows, at 1/(n-1) of the replay cost; on an oversubscribed fabric it spreads less
+// traffic over the spine than the real pattern (documented approximation).
+[[nodiscard]] PreparedCollective prepare_collective(const CollectivePlan& plan, int members, CollectiveKind kind);
 
 class CollectiveCache {
  public:

@@ -1,0 +1,70 @@
+// `trainsim simulate` end to end: results, JSON and trace files a program can read.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/json_check.hpp"
+#include "tests/support/run_command.hpp"
+
+using namespace trainsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
+const std::string kDefault = (kRoot / "workloads/default.yaml").string();
+}  // namespace
+
+TEST_CASE("simulate writes valid JSON with the documented fields and a valid Chrome trace", "[cli]") {
+  const std::string json = "/tmp/trainsim_cli_result.json", trace = "/tmp/trainsim_cli_trace.json";
+  const CommandResult r = run_trainsim("simulate " + kDefault + " --json " + json + " --trace " + trace +
+                                   " --trace-devices 0-3 --links /tmp/trainsim_cli_links.csv");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string result = slurp(json);
+  CHECK(JsonCheck::valid(result));
+  for (const char* field : {"\"iteration_time_s\"", "\"tokens_per_s\"", "\"tflops_per_device\"", "\"mfu\"",
+                            "\"peak_memory_bytes\"", "\"memory_capacity_bytes\"", "\"breakdown\"", "\"devices\""})
+    CHECK(result.find(field) != std::string::npos);
+  const std::string events = slurp(trace);
+  CHECK(JsonCheck::valid(events));
+  CHECK(events.find("\"traceEvents\"") != std::string::npos);
+  CHECK(events.find("qkv") != std::string::npos);  // kernels are named
+  CHECK(slurp("/tmp/trainsim_cli_links.csv").rfind("link,tier,bandwidth_Bps,bytes,busy_fraction\n", 0) == 0);
+}
+
+TEST_CASE("the JSON checker used above rejects malformed JSON", "[cli]") {
+  CHECK(JsonCheck::valid("{\"a\": [1, 2.5e3, true, null, \"x\"]}"));
+  CHECK_FALSE(JsonCheck::valid("{\"a\": [1, 2,]}"));
+  CHECK_FALSE(JsonCheck::valid("{a: 1}"));
+  CHECK_FALSE(JsonCheck::valid("{\"a\": 1} trailing"));
+}
+
+TEST_CASE("the same run gives byte-identical JSON twice", "[cli]") {
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_det1.json").exit_code == 0);
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_det2.json").exit_code == 0);
+  CHECK(slurp("/tmp/trainsim_det1.json") == slurp("/tmp/trainsim_det2.json"));
+}
+
+TEST_CASE("a what-if override changes the result in the expected direction", "[cli]") {
+  // Halving every accelerator's peak FLOP/s must make the iteration slower.
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_wi1.json").exit_code == 0);
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_wi2.json --set platform.accelerator.peak_flops.bf16=494TFLOPS")
+              .exit_code == 0);
+  auto time_of = [](const std::string& text) {
+    const size_t at = text.find("\"iteration_time_s\": ");
+    return std::stod(text.substr(at + 20));
+  };
+  CHECK(time_of(slurp("/tmp/trainsim_wi2.json")) > 1.3 * time_of(slurp("/tmp/trainsim_wi1.json")));
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("simulate runs every example run in workloads/", "[cli][slow]") {
+  for (const auto& entry : fs::directory_iterator(kRoot / "workloads")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path());
+    const CommandResult r = run_trainsim("simulate " + entry.path().string());
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("iteration time") != std::string::npos);
+  }
+}
+#endif

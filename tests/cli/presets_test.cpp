@@ -1,0 +1,47 @@
+// Every bundled preset loads, and every name a preset or run uses resolves.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "sim/config/loader.hpp"
+
+using namespace trainsim;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
+
+std::vector<fs::path> yaml_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("every platform preset loads and is named after its file", "[presets]") {
+  const auto files = yaml_files(kRoot / "platforms");
+  CHECK(files.size() >= 4);  // DGX A100, DGX H100, Ascend 910B pod, CloudMatrix384
+  for (const auto& f : files) {
+    INFO(f);
+    CHECK(load_platform(f.string()).name == f.stem().string());
+  }
+}
+
+TEST_CASE("every model preset loads and is named after its file", "[presets]") {
+  const auto files = yaml_files(kRoot / "workloads/models");
+  CHECK(files.size() >= 14);
+  for (const auto& f : files) {
+    INFO(f);
+    CHECK(load_model(f.string()).name == f.stem().string());
+  }
+}
+
+TEST_CASE("every run names a model and platform that resolve", "[presets]") {
+  for (const auto& f : yaml_files(kRoot / "workloads")) {
+    INFO(f);
+    const RunSpec run = load_run(f);
+    CHECK_FALSE(run.model.name.empty());
+    CHECK_FALSE(run.platform.name.empty());
+  }
+}
