@@ -48,7 +48,7 @@ AcceleratorSpec read_accelerator(MapReader& r) {
 TierSpec read_tier(YamlSource& source, const YAML::Node& node, const std::string& path) {
   MapReader r(source, node, path,
               {"name", "topology", "domain_size", "bandwidth", "link_bandwidth", "latency", "devices_per_nic",
-               "switch_radix", "oversubscription", "planes", "in_network_reduction"});
+               "switch_radix", "oversubscription", "planes", "in_network_reduction", "efficiency"});
   TierSpec t;
   r.read_string("name", &t.name, Need::kRequired);
   r.read_enum("topology", &t.topology, Need::kRequired, topology_names());
@@ -66,6 +66,7 @@ TierSpec read_tier(YamlSource& source, const YAML::Node& node, const std::string
   r.read_number("oversubscription", &t.oversubscription, Need::kOptional, at_least(1));
   r.read_int("planes", &t.planes, Need::kOptional, 1);
   r.read_bool("in_network_reduction", &t.in_network_reduction, Need::kOptional);
+  r.read_number("efficiency", &t.efficiency, Need::kOptional, unit_fraction());
   return t;
 }
 

@@ -61,6 +61,8 @@ struct TierSpec {
   double oversubscription = 1.0;      // downlink:uplink ratio at the leaf (1 = non-blocking)
   int planes = 1;                     // parallel identical networks (multi-plane); bandwidth is summed
   bool in_network_reduction = false;  // switch can reduce (NVLink SHARP / IB SHARP)
+  double efficiency = 1.0;            // fraction of bandwidth a transfer achieves (protocol and
+                                      // NCCL/HCCL overheads), in (0, 1]; calibratable per tier
 };
 
 struct PlatformSpec {

@@ -75,7 +75,23 @@ simgrid::s4u::Host* BuiltPlatform::switch_host(int tier, int rank) const {
   return hosts_of_tier[static_cast<size_t>(rank / domain_sizes[static_cast<size_t>(tier)])];
 }
 
-BuiltPlatform build_platform(const PlatformSpec& spec, int devices) {
+namespace {
+
+// The wiring uses the bandwidth transfers really achieve: each tier's nominal figures times its
+// `efficiency` (one place, so every topology sees the same effective fabric).
+PlatformSpec effective_bandwidths(const PlatformSpec& nominal) {
+  PlatformSpec spec = nominal;
+  for (TierSpec& tier : spec.tiers) {
+    tier.bandwidth *= tier.efficiency;
+    tier.link_bandwidth *= tier.efficiency;
+  }
+  return spec;
+}
+
+}  // namespace
+
+BuiltPlatform build_platform(const PlatformSpec& nominal, int devices) {
+  const PlatformSpec spec = effective_bandwidths(nominal);
   BuiltPlatform built;
   built.domain_sizes = tier_domain_sizes(spec, devices);  // validates before touching SimGrid
   built.node_size = built.domain_sizes.front();

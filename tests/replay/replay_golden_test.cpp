@@ -130,3 +130,16 @@ TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)",
   }
   CHECK(replay_time(run, g) == Approx((m + 2 - 1) * (F + B)).epsilon(1e-6));
 }
+
+TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[replay]") {
+  // efficiency 0.8: 1 GB at 0.8 * 100 GB/s = 12.5 ms, plus alpha 2 us.
+  RunSpec run = island_run(2, kBeta, kAlpha);
+  run.platform.tiers[0].efficiency = 0.8;
+  run.strategy.pp = 2;
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages.emplace_back(1);
+  g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
+  g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
+  CHECK(replay_time(run, g) == Approx(kAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
+}
