@@ -17,7 +17,8 @@ namespace {
 Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
   ActivationOptions recomputed;
   recomputed.recompute = run.strategy.recompute;
-  ActivationOptions kept;
+  recomputed.flash_attention = run.flash_attention;
+  ActivationOptions kept = recomputed;
   kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
   const int limit = run.strategy.recompute_layers;
   Bytes total = 0;
@@ -47,6 +48,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   out.peak_in_flight = peak_in_flight(steps);
   ActivationOptions options;
   options.recompute = s.recompute;
+  options.flash_attention = run.flash_attention;
   Bytes extra = 0;
   if (first) extra += first_stage_activation_bytes(run.model, sh, options);
   if (last) extra += last_stage_activation_bytes(run.model, sh);

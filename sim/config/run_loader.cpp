@@ -77,7 +77,7 @@ void read_collectives(MapReader& run, std::map<std::string, std::string>* out) {
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
   MapReader r(source, root, "",
               {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
-               "micro_batch", "strategy", "collectives", "framework_overhead"});
+               "micro_batch", "strategy", "collectives", "framework_overhead", "flash_attention"});
   RunSpec run;
   run.source_file = source.file();
   r.read_string("name", &run.name, Need::kRequired);
@@ -92,6 +92,7 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   read_strategy(r, &run.strategy);
   read_collectives(r, &run.collectives);
   r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional, true);
+  r.read_bool("flash_attention", &run.flash_attention, Need::kOptional);
   return run;
 }
 

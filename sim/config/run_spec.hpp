@@ -14,6 +14,7 @@
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework_overhead: 2GiB    # per-device memory the framework itself takes
+//   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 #pragma once
 #include <map>
 #include <string>
@@ -63,6 +64,8 @@ struct RunSpec {
   StrategySpec strategy;
   std::map<std::string, std::string> collectives;  // dimension ("tp","dp",...) -> algorithm name
   Bytes framework_overhead = 0;                  // per device, bytes
+  bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
+                                                 // and context as separate kernels (Megatron before 2022)
 
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }

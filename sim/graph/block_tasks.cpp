@@ -112,6 +112,11 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
   const Marks m = find_marks(ctx, block.backward, &block.wgrad);
   const bool ep = ctx.run.strategy.ep > 1, cp = ctx.run.strategy.cp > 1;
   const TaskRole role = TaskRole::kBackward;
+  // Under SP the input of the first (column-parallel) GEMM is stored sequence-sharded, so its
+  // weight gradient needs it all-gathered again; Megatron issues that gather while the GEMM's
+  // input gradient is computed (Korthikanti et al. 2022 §4.2.2 implementation).
+  const bool regather = rules.gather_before_first_gemm && rules.reduce_after_last_gemm;
+  int64_t gathered_input = -1;
   int64_t last = -1;
   for (int i = 0; i < static_cast<int>(block.backward.size()); ++i) {
     const bool wgrad = block.wgrad[static_cast<size_t>(i)] != 0;
@@ -124,7 +129,11 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
+    if (i == m.last_gemm && regather && part != BackwardPart::kWeightGrad)
+      gathered_input = add_comm_after_compute(
+          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, role, mb, layer));
     last = add_compute(ctx, t, wgrad);
+    if (wgrad && i > m.last_gemm && gathered_input >= 0) ctx.graph.add_dependency(static_cast<TaskId>(gathered_input), static_cast<TaskId>(last));
     if (attention && cp)
       add_comm(ctx, "cp.dkv_reduce_scatter", CollectiveKind::kReduceScatter, Dim::kCp, ctx.cp_kv_bytes, mb, layer,
                role);

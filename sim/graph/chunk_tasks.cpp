@@ -73,6 +73,8 @@ void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
 TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
   const BlockTemplate& ffn = ffn_block(ctx, layer);
   emit_block_backward(ctx, ffn, backward_rules(ctx, ffn), mb, layer, part);
+  if (ctx.run.strategy.recompute == Recompute::kSelective && part != BackwardPart::kWeightGrad)
+    emit_block_forward(ctx, ctx.kernels.attention_core, BlockRules{}, mb, layer, TaskRole::kRecompute);
   return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
 }
 

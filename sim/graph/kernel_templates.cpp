@@ -61,6 +61,11 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, dou
   KernelTemplates k;
   k.attention = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
   k.mlp = make_block(mlp_forward(m, sh), mlp_backward(m, sh), run, graph);
+  for (const Task& t : k.attention.forward) {
+    const std::string& name = graph.label_text(t.label);
+    for (const char* core : {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})
+      if (name.rfind(core, 0) == 0) k.attention_core.forward.push_back(t);
+  }
   if (m.is_moe()) k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);

@@ -17,6 +17,10 @@ struct BlockTemplate {
 
 struct KernelTemplates {
   BlockTemplate attention, mlp, moe, embedding, output;
+  // Unfused attention's core (scores, softmax, dropout, context), forward only: what selective
+  // recompute re-runs before the attention backward. Empty with flash attention, whose
+  // backward kernel already recomputes the scores itself.
+  BlockTemplate attention_core;
   Task optimizer;              // optimizer step over this device's parameter shard
   Bytes dense_layer_params = 0;  // parameters of one dense layer on this device (count)
   Bytes moe_layer_params = 0;    // parameters of one MoE layer on this device (count)

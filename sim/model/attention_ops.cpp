@@ -8,6 +8,7 @@ namespace {
 constexpr double kRopeFlopsPerElement = 3;   // x·cos + rotate(x)·sin: 2 multiplies + 1 add
 constexpr double kResidualFlopsPerElement = 1;
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
+constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
 
 struct AttentionDims {
   double b, s, ctx, d, heads, kv_heads, h;
@@ -62,6 +63,34 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   return k;
 }
 
+// Unfused attention (Megatron-LM before FlashAttention, Korthikanti et al. 2022 §4.1): the
+// scores QK^T and the context PV are batched GEMMs over b·a/t heads, and the s×context scores
+// go through HBM: a fused scale-mask-softmax (read, write) and dropout (read, write, 1-byte mask).
+// No causal skipping: the masked half is computed and then masked.
+std::vector<Kernel> unfused_attention_forward(const AttentionDims& a) {
+  const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
+  const auto batch = static_cast<int64_t>(a.b * a.heads);
+  const double scores = a.b * a.heads * a.s * a.ctx;
+  return {gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
+          elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes),
+          elementwise_kernel("attn_dropout.fwd", scores, 1, 1.5, 1, a.act_bytes),
+          gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.gemm_bytes)};
+}
+
+// Backward of the above: gradients of the two batched GEMMs w.r.t. both operands (no weights)
+// and of dropout + softmax (reads probabilities, their gradient and the mask; writes one).
+std::vector<Kernel> unfused_attention_backward(const AttentionDims& a) {
+  const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
+  const auto batch = static_cast<int64_t>(a.b * a.heads);
+  const double scores = a.b * a.heads * a.s * a.ctx;
+  return {gemm_kernel("attn_context.dgrad_probs", {s, ctx, d, batch}, a.gemm_bytes),
+          gemm_kernel("attn_context.dgrad_v", {ctx, d, s, batch}, a.gemm_bytes),
+          elementwise_kernel("attn_softmax_dropout.dgrad", scores, 2.5, 1, kSoftmaxFlopsPerElement, a.act_bytes),
+          gemm_kernel("attn_scores.dgrad_q", {s, d, ctx, batch}, a.gemm_bytes),
+          gemm_kernel("attn_scores.dgrad_k", {ctx, d, s, batch}, a.gemm_bytes)};
+}
+
+
 }  // namespace
 
 Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh) {
@@ -75,15 +104,17 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   const int64_t h = m.hidden;
   const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;  // rotates Q and K
-  return {
+  std::vector<Kernel> out = {
       norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
       gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_bytes),
-      elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes),
-      core_attention_forward(m, sh),
-      gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_bytes),
-      elementwise_kernel("attn_residual.fwd", a.seq_tokens * a.h, 2, 1, kResidualFlopsPerElement,
-                         a.act_bytes),
-  };
+      elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes)};
+  if (sh.flash_attention)
+    out.push_back(core_attention_forward(m, sh));
+  else
+    append(out, unfused_attention_forward(a));
+  out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_bytes));
+  out.push_back(elementwise_kernel("attn_residual.fwd", a.seq_tokens * a.h, 2, 1, kResidualFlopsPerElement, a.act_bytes));
+  return out;
 }
 
 std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
@@ -93,15 +124,19 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
   const int64_t qkv = qkv_width(m, sh);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
-  return {
-      gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
-      gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true),
-      core_attention_backward(m, sh),
+  std::vector<Kernel> out = {gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
+                             gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true)};
+  if (sh.flash_attention)
+    out.push_back(core_attention_backward(m, sh));
+  else
+    append(out, unfused_attention_backward(a));
+  append(out, {
       elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes),
       gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_bytes),
       gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_bytes, true),
       norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),
-  };
+  });
+  return out;
 }
 
 }  // namespace trainsim

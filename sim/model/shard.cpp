@@ -16,6 +16,7 @@ Shard shard_of(const RunSpec& run) {
   sh.cp = run.strategy.cp;
   sh.ep = run.strategy.ep;
   sh.precision = run.precision;
+  sh.flash_attention = run.flash_attention;
   return sh;
 }
 

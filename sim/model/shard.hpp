@@ -19,6 +19,7 @@ struct Shard {
   int cp = 1;                      // context-parallel degree
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
   Precision precision = Precision::kBf16;
+  bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
 };
 
 // The shard of a run's device: seq = seq_len / cp, context = seq_len.

@@ -49,12 +49,31 @@ TEST_CASE("full recompute re-runs the 2 forward all-reduces of each layer", "[gr
 
 TEST_CASE("sequence parallelism replaces each all-reduce by a reduce-scatter and an all-gather", "[graph]") {
   // Same bytes on the wire: an all-reduce moves 2(t-1)/t of the buffer, RS and AG (t-1)/t each.
+  // On top, Megatron's backward re-gathers the sequence-sharded input of each block's first
+  // (column-parallel) GEMM for its weight gradient: 2 more all-gathers per layer (attention, MLP).
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   run.strategy.sequence_parallel = true;
   const StageGraph g = build_stage_graph(run, 1);
   CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kAllReduce).count == 0);
   CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kReduceScatter).count == 4 * kLayersPerStage * kM);
-  CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kAllGather).count == 4 * kLayersPerStage * kM);
+  CHECK(tasks_of(g, Stream::kTp, CollectiveKind::kAllGather).count == (4 + 2) * kLayersPerStage * kM);
+}
+
+TEST_CASE("selective recompute re-runs unfused attention's core before its backward", "[graph]") {
+  // Unfused attention: scores, softmax, dropout, context = 4 forward kernels per layer, run once
+  // more (role recompute) per layer and micro-batch. Flash attention recomputes inside its own
+  // backward kernel, so nothing is added.
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.recompute = Recompute::kSelective;
+  auto recomputed = [&](bool flash) {
+    run.flash_attention = flash;
+    const StageGraph g = build_stage_graph(run, 1);
+    int n = 0;
+    for (size_t t = 0; t < g.size(); ++t) n += g.task(static_cast<TaskId>(t)).role == TaskRole::kRecompute;
+    return n;
+  };
+  CHECK(recomputed(false) == 4 * kLayersPerStage * kM);
+  CHECK(recomputed(true) == 0);
 }
 
 TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {
