@@ -35,6 +35,10 @@ CollectiveKind tp_reduce_kind(const BuildContext& ctx) {
   return ctx.run.strategy.sequence_parallel ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
 }
 
+// With overlap.tp_comm the collective is pipelined with its GEMM (chunked comm/GEMM overlap):
+// it starts with the GEMM instead of around it, and the kernel after the GEMM waits for both.
+bool tp_overlap(const BuildContext& ctx) { return ctx.run.strategy.overlap.tp_comm; }
+
 void add_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) {
   const bool sp = ctx.run.strategy.sequence_parallel;
   ctx.pending.push_back(add_comm_after_compute(
@@ -91,8 +95,16 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   const bool ep = ctx.run.strategy.ep > 1;
   for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
-    if (i == m.first_gemm && rules.gather_before_first_gemm)
+    std::vector<TaskId> overlapped;  // TP collectives pipelined with this GEMM
+    if (i == m.first_gemm && rules.gather_before_first_gemm) {
       add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+      if (tp_overlap(ctx)) overlapped.push_back(ctx.pending.back()), ctx.pending.pop_back();
+    }
+    if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
+      add_tp_reduce(ctx, mb, layer, role);
+      overlapped.push_back(ctx.pending.back());
+      ctx.pending.pop_back();
+    }
     if (i == m.first_expert && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
@@ -102,7 +114,8 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
     }
     if (i == m.last_expert && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
-    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
+    if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
+    ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
   if (rules.reduce_after_block) add_tp_reduce(ctx, mb, layer, role);
 }
@@ -123,8 +136,16 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
-    if (i == m.first_gemm && rules.gather_before_first_gemm)
+    std::vector<TaskId> overlapped;  // TP collectives pipelined with this GEMM
+    if (i == m.first_gemm && rules.gather_before_first_gemm) {
       add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+      if (tp_overlap(ctx)) overlapped.push_back(ctx.pending.back()), ctx.pending.pop_back();
+    }
+    if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
+      add_tp_reduce(ctx, mb, layer, role);
+      overlapped.push_back(ctx.pending.back());
+      ctx.pending.pop_back();
+    }
     if (i == m.first_expert && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (attention && cp)
@@ -139,7 +160,8 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
                role);
     if (i == m.last_expert && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
-    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
+    if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
+    ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
   if (last < 0) last = ctx.graph.last_on(Stream::kCompute);
   return static_cast<TaskId>(last);

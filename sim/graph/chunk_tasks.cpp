@@ -24,7 +24,9 @@ void add_send(BuildContext& ctx, int offset, int mb, const char* label) {
   t.bytes = ctx.pp_bytes;
   t.microbatch = mb;
   t.label = ctx.graph.label(label);
-  add_comm_after_compute(ctx, t);
+  const TaskId send = add_comm_after_compute(ctx, t);
+  // Without p2p overlap (Megatron before 2022) the next kernel waits until the send completed.
+  if (!ctx.run.strategy.overlap.pp_comm) ctx.pending.push_back(send);
 }
 
 const BlockTemplate& ffn_block(const BuildContext& ctx, int layer) {

@@ -47,3 +47,12 @@ TEST_CASE("folding data-parallel replicas agrees with the full replay within 1%"
   CHECK(iteration("workloads/default.yaml", exposed, CollectiveMode::kBulk, true) ==
         Approx(iteration("workloads/default.yaml", exposed, CollectiveMode::kBulk, false)).epsilon(0.01));
 }
+
+TEST_CASE("overlap switches move the iteration time the way their mechanism implies", "[replay]") {
+  // TP comm/GEMM overlap hides part of every TP collective: strictly faster. Blocking pipeline
+  // sends (pp_comm false) can only add waiting: never faster.
+  const double base = iteration("workloads/default.yaml", {}, CollectiveMode::kBulk, false);
+  CHECK(iteration("workloads/default.yaml", {"strategy.overlap.tp_comm=true"}, CollectiveMode::kBulk, false) <
+        0.97 * base);
+  CHECK(iteration("workloads/default.yaml", {"strategy.overlap.pp_comm=false"}, CollectiveMode::kBulk, false) >= base);
+}
