@@ -42,10 +42,14 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
   if (mode != "bulk" && mode != "step") throw UserError("--collectives: '" + mode + "'; valid: bulk, step");
   o.collectives = mode == "step" ? CollectiveMode::kStep : CollectiveMode::kBulk;
   const std::string fold = a.get("fold", "auto");
-  if (fold != "auto" && fold != "on" && fold != "off") throw UserError("--fold: '" + fold + "'; valid: auto, on, off");
-  const bool can_fold = run.strategy.ep == 1 && run.strategy.dp > 1;
-  if (fold == "on" && !can_fold) throw UserError("--fold on needs dp > 1 and ep == 1");
-  o.fold_data_parallel = fold == "on" || (fold == "auto" && can_fold && run.devices > 1024);
+  if (fold != "auto" && fold != "on" && fold != "off" && fold != "dp" && fold != "tp")
+    throw UserError("--fold: '" + fold + "'; valid: auto, on (dp and tp), dp, tp, off");
+  const bool can_fold_dp = run.strategy.ep == 1 && run.strategy.dp > 1;
+  if (fold == "dp" && !can_fold_dp) throw UserError("--fold dp needs dp > 1 and ep == 1");
+  const bool big = run.devices > 1024;
+  // "on" folds whatever can be folded; "dp"/"tp" insist on that one dimension.
+  o.fold_data_parallel = fold == "dp" || ((fold == "on" || (fold == "auto" && big)) && can_fold_dp);
+  o.fold_tensor_parallel = run.strategy.tp > 1 && (fold == "on" || fold == "tp" || (fold == "auto" && big));
   if (a.has("trace")) {
     if (a.has("trace-devices")) {
       o.trace_devices = parse_ranks(a.get("trace-devices"), run.devices);
@@ -95,13 +99,13 @@ Command simulate_command() {
       {"trace-devices", "RANKS", "devices to trace, e.g. 0-7,64 (default: the first 64)"},
       {"links", "FILE", "write per-link bytes and busy fraction as CSV, busiest first"},
       {"collectives", "MODE", "bulk (default: one flow per peer pair, per-step latency added) or step (every step)"},
-      {"fold", "MODE", "auto (default: fold above 1024 devices), on, off: replay one data-parallel replica"},
+      {"fold", "MODE", "auto (default: dp and tp above 1024 devices), on (dp and tp), dp, tp, off: replay one replica"},
       {"allow-oom", "", "simulate even when the strategy does not fit in memory"},
       set_option()};
   spec.details =
       "The run is checked first (as `trainsim check`); a strategy that does not fit in memory stops with the\n"
-      "numbers unless --allow-oom. Folding replays only data-parallel index 0; its data-parallel collectives\n"
-      "still load the real links of the replayed devices.";
+      "numbers unless --allow-oom. Folding replays only data-parallel index 0 (dp) and/or tensor-parallel\n"
+      "rank 0 (tp); their collectives still load the real links of the replayed devices.";
   spec.min_positionals = spec.max_positionals = 1;
   return {spec, run_simulate};
 }

@@ -70,7 +70,7 @@ Timeline collect(const ReplayContext& ctx) {
   Timeline out;
   out.iteration_time = sg4::Engine::get_clock();
   out.devices_total = ctx.run->devices;
-  out.folded = ctx.options.fold_data_parallel;
+  out.folded = ctx.options.fold_data_parallel || ctx.options.fold_tensor_parallel;
   out.tasks_executed = ctx.tasks_executed;
   for (const auto& dev : ctx.devices) {
     if (!dev) continue;
@@ -107,7 +107,8 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {
-    if (options.fold_data_parallel && mesh.coord(rank)[Dim::kDp] != 0) continue;
+    const Coord c = mesh.coord(rank);
+    if ((options.fold_data_parallel && c[Dim::kDp] != 0) || (options.fold_tensor_parallel && c[Dim::kTp] != 0)) continue;
     ctx.devices[static_cast<size_t>(rank)] = make_device(ctx, rank);
   }
   if (options.link_stats) track_links(ctx.platform);

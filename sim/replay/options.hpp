@@ -19,6 +19,9 @@ struct ReplayOptions {
   // own NIC stays; replicas are identical, so the makespan is the same when the fabric is not
   // shared between replicas. Only for runs with ep == 1.
   bool fold_data_parallel = false;
+  // Likewise replay only tp rank 0 of every tensor-parallel group: TP ranks run the same kernels
+  // and a TP collective's flows from and to the replayed rank load exactly its own ports.
+  bool fold_tensor_parallel = false;
   std::set<int> trace_devices;   // ranks whose tasks are recorded as trace events
   bool link_stats = false;       // collect per-link bytes and utilization
 };

@@ -57,7 +57,7 @@ struct Timeline {
   Seconds iteration_time = 0;            // makespan of the iteration, seconds
   std::vector<DeviceTimeline> devices;   // the devices that were replayed (folded runs: a subset)
   int devices_total = 0;                 // devices in the run
-  bool folded = false;                   // data-parallel replicas folded (see ReplayOptions)
+  bool folded = false;                   // replicas folded (see ReplayOptions)
   std::vector<TraceEvent> trace;         // only for the traced devices
   std::vector<LinkStat> links;           // only when asked for
   uint64_t tasks_executed = 0;

@@ -15,12 +15,14 @@ namespace {
 
 const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
-double iteration(const std::string& run_file, const std::vector<std::string>& sets, CollectiveMode mode, bool fold) {
+double iteration(const std::string& run_file, const std::vector<std::string>& sets, CollectiveMode mode, bool fold,
+                 bool fold_tp = false) {
   return std::stod(call_in_child([&] {
     const RunSpec run = load_run(kRoot / run_file, sets);
     ReplayOptions o;
     o.collectives = mode;
     o.fold_data_parallel = fold;
+    o.fold_tensor_parallel = fold_tp;
     std::ostringstream s;
     s.precision(17);
     s << replay(run, build_run_graph(run), Mesh(run.strategy), o).iteration_time;
@@ -46,6 +48,13 @@ TEST_CASE("folding data-parallel replicas agrees with the full replay within 1%"
   const std::vector<std::string> exposed = {"strategy.overlap.dp_grad_reduce=false", "strategy.zero_stage=0"};
   CHECK(iteration("workloads/default.yaml", exposed, CollectiveMode::kBulk, true) ==
         Approx(iteration("workloads/default.yaml", exposed, CollectiveMode::kBulk, false)).epsilon(0.01));
+}
+
+TEST_CASE("folding tensor-parallel ranks agrees with the full replay within 1%", "[replay]") {
+  // tp = 2 inside NVLink islands: the replayed rank's TP flows use exactly its own two ports.
+  const double full = iteration("workloads/default.yaml", {}, CollectiveMode::kBulk, false);
+  CHECK(iteration("workloads/default.yaml", {}, CollectiveMode::kBulk, false, true) == Approx(full).epsilon(0.01));
+  CHECK(iteration("workloads/default.yaml", {}, CollectiveMode::kBulk, true, true) == Approx(full).epsilon(0.01));
 }
 
 TEST_CASE("overlap switches move the iteration time the way their mechanism implies", "[replay]") {
