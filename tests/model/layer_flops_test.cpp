@@ -16,7 +16,7 @@ std::vector<Kernel> gpt_layer_forward(const ModelSpec& m, const Shard& sh) {
   append(k, mlp_forward(m, sh));
   return k;
 }
-const Kernel& find(const std::vector<Kernel>& ks, const std::string& name) {
+Kernel find(const std::vector<Kernel>& ks, const std::string& name) {  // a copy: callers pass temporaries
   for (const Kernel& k : ks) {
     if (k.name == name) return k;
   }
@@ -79,7 +79,7 @@ TEST_CASE("grouped-query attention shrinks K and V to kv_heads * head_dim column
   ModelSpec m = trainsim::test::gpt_style(1, 64, 8, 100);  // d = 8
   m.kv_heads = 2;
   const Shard sh = shard(1, 16);
-  const Kernel& qkv = find(attention_forward(m, sh), "qkv_proj.fwd");
+  const Kernel qkv = find(attention_forward(m, sh), "qkv_proj.fwd");
   // n = (8 + 2·2)·8 = 96 columns; FLOP = 2·16·96·64 = 196,608 (MHA would be 2·16·192·64).
   CHECK(qkv.gemm.n == 96);
   CHECK(qkv.flops == 196608.0);

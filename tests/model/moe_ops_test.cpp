@@ -19,7 +19,7 @@ ModelSpec tiny_moe() {
   m.moe.expert_ffn_hidden = 128;
   return m;
 }
-const Kernel& find(const std::vector<Kernel>& ks, const std::string& name) {
+Kernel find(const std::vector<Kernel>& ks, const std::string& name) {  // a copy: callers pass temporaries
   for (const Kernel& k : ks) {
     if (k.name == name) return k;
   }
@@ -67,7 +67,7 @@ TEST_CASE("shared experts are dense GEMMs over every token, split over tp", "[mo
 
 TEST_CASE("the router is an h x experts GEMM over the sequence-parallel tokens", "[model]") {
   const ModelSpec m = tiny_moe();
-  const Kernel& router = find(moe_forward(m, shard(2, 32, 4, true)), "router.fwd");
+  const Kernel router = find(moe_forward(m, shard(2, 32, 4, true)), "router.fwd");
   // b·s/t = 64/4 = 16 tokens, n = 8 experts, k = h = 64: 2·16·8·64 = 16,384 FLOP.
   CHECK(router.gemm.m == 16);
   CHECK(router.flops == 16384.0);
