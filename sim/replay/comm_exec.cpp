@@ -39,8 +39,11 @@ const CollectiveAlgorithm& pick_algorithm(const ReplayContext& ctx, const Task& 
   if (it != ctx.run->collectives.end()) return find_collective(it->second);
   const auto& spec = ctx.run->platform;
   const int tier = tier_between(spec, ctx.run->devices, group.front(), group.back());
-  const bool in_network = spec.tiers[static_cast<size_t>(tier)].in_network_reduction;
-  return choose_collective(task.collective, shape, task.bytes, in_network);
+  const TierSpec& t = spec.tiers[static_cast<size_t>(tier)];
+  FabricHints hints;
+  hints.in_network_reduction = t.in_network_reduction;
+  hints.direct_links = t.topology == Topology::kFullMesh;
+  return choose_collective(task.collective, shape, task.bytes, hints);
 }
 
 void wait_and_clear(std::vector<sg4::CommPtr>& comms) {

@@ -143,3 +143,18 @@ TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[repl
   g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
   CHECK(replay_time(run, g) == Approx(kAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
 }
+
+TEST_CASE("on a full mesh the default all-gather uses every pair link at once", "[replay]") {
+  // 4 devices, a dedicated 100 GB/s link per pair (HCCS-like). All-gather of S = 800 MB (the
+  // gathered size): each member owns S/4 = 200 MB and must send it to 3 peers. Direct algorithm:
+  // the 3 sends run on 3 different links at once, 200 MB / 100 GB/s = 2 ms, in 3 steps of alpha
+  // latency: 2 ms + 3 alpha. (A ring would take 3 * (alpha + 2 ms).)
+  RunSpec run = island_run(4, 300e9, kAlpha);
+  run.platform.tiers[0].topology = Topology::kFullMesh;
+  run.platform.tiers[0].link_bandwidth = kBeta;
+  run.strategy.tp = 4;
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllGather, Dim::kTp, 800e6));
+  CHECK(replay_time(run, g) == Approx(2e-3 + 3 * kAlpha).epsilon(1e-9));
+}
