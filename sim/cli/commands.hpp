@@ -22,5 +22,7 @@ Command list_command();
 Command check_command();
 Command graph_command();
 Command simulate_command();
+Command validate_command();
+Command calibrate_command();
 
 }  // namespace trainsim

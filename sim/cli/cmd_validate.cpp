@@ -1,0 +1,125 @@
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/run_loading.hpp"
+#include "sim/cli/validation_args.hpp"
+#include "sim/core/error.hpp"
+#include "sim/validate/gnuplot_plot.hpp"
+#include "sim/validate/text_format.hpp"
+#include "sim/validate/validation_report.hpp"
+
+namespace trainsim {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::optional<Split> split_filter(const ParsedArgs& a) {
+  if (!a.has("split")) return std::nullopt;
+  const std::string s = a.get("split");
+  if (s == "calibrate") return Split::kCalibrate;
+  if (s == "check") return Split::kCheck;
+  throw UserError("--split: '" + s + "'; valid: calibrate, check");
+}
+
+template <typename Fn>
+void write_file(const std::string& path, const char* option, Fn fn) {
+  std::ofstream out(path);
+  if (!out) throw UserError(std::string(option) + ": cannot write '" + path + "'");
+  fn(out);
+}
+
+// `target` as a link from the folder holding `from_file`.
+std::string relative_to(const std::string& target, const std::string& from_file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::absolute(target), fs::absolute(from_file).parent_path(), ec);
+  return ec || rel.empty() ? target : rel.generic_string();
+}
+
+std::string command_line(const ParsedArgs& a) {
+  std::string c = "trainsim validate";
+  for (const auto& p : a.positionals()) c += " " + p;
+  for (const char* o : {"only", "split", "csv", "markdown", "plot"})
+    if (a.has(o)) c += std::string(" --") + o + " " + a.get(o);
+  return c;
+}
+
+ValidationOptions progress_options(const ParsedArgs& a) {
+  ValidationOptions o;
+  o.overrides = a.all("set");
+  o.jobs = jobs_option(a, 2);
+  o.on_start = [](int i, int n, const Measurement& m) {
+    progress_line(format_text("[%d/%d] %s ...", i + 1, n, m.id.c_str()));
+  };
+  o.on_done = [](int i, int n, const RowResult& r) {
+    progress_line(format_text("[%d/%d] %s done in %.1f s: predicted %.3f s, measured %.3f s (%s%%)", i + 1, n,
+                              r.measurement.id.c_str(), r.prediction.wall_seconds, r.prediction.iteration_time,
+                              r.measured_time, signed_percent(r.error_percent).c_str()));
+  };
+  return o;
+}
+
+int run_validate(const ParsedArgs& a) {
+  const std::string file = measurements_path(a);
+  const MeasurementSet set = load_measurements(file);
+  const auto rows = select_measurements(set, split_list(a.get("only")), split_filter(a));
+  if (rows.empty()) throw UserError("no measurement in " + file + " matches --only/--split");
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<RowResult> results = validate_measurements(rows, progress_options(a));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cerr << "validated " << results.size() << " rows in " << format_text("%.1f", wall) << " s\n";
+  const ValidationSummary summary = summarize_validation(results);
+  write_validation_table(std::cout, results, summary);
+  if (a.has("csv")) write_file(a.get("csv"), "--csv", [&](std::ostream& o) { write_validation_csv(o, results); });
+  std::string plotted;
+  if (a.has("plot")) {
+    const std::string why_not = plot_predicted_vs_measured(results, a.get("plot"));
+    if (why_not.empty()) plotted = a.get("plot");
+    else std::cerr << "warning: --plot: no plot written: " << why_not << "\n";
+  }
+  if (a.has("markdown")) {
+    const std::string md = a.get("markdown");
+    const ReportContext context{relative_to(file, md), command_line(a), a.all("set"),
+                                plotted.empty() ? "" : relative_to(plotted, md)};
+    write_file(md, "--markdown", [&](std::ostream& o) { write_validation_markdown(o, results, summary, context); });
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command validate_command() {
+  CommandSpec spec;
+  spec.name = "validate";
+  spec.usage = "[MEASUREMENTS.yaml] [options]";
+  spec.summary = "simulate published runs and report predicted vs measured iteration time, per split and hardware";
+  spec.options = {
+      {"only", "ID,ID", "validate only these measurement ids"},
+      {"split", "SPLIT", "validate only calibrate or check rows"},
+      {"csv", "FILE", "write the per-row results as CSV"},
+      {"markdown", "FILE", "write the report as Markdown (e.g. validation/REPORT.md)"},
+      {"plot", "FILE.svg", "draw predicted vs measured with gnuplot (skipped with a warning if it is missing)"},
+      jobs_option_spec(),
+      set_option()};
+  spec.details =
+      "MEASUREMENTS.yaml defaults to validation/measurements.yaml. Each row's run is simulated in its own process\n"
+      "(data-parallel replicas folded when dp > 1 and ep == 1, collectives in bulk mode) and compared on seconds\n"
+      "per iteration: error % = (predicted - measured) / measured x 100. Mean and max |error| are reported per\n"
+      "split and per hardware; `check` rows never set parameters. Exits 0 whatever the errors (it is a report),\n"
+      "2 on bad input.";
+  spec.max_positionals = 1;
+  return {spec, run_validate};
+}
+
+}  // namespace trainsim

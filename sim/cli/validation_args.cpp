@@ -1,0 +1,40 @@
+#include "sim/cli/validation_args.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+
+namespace trainsim {
+
+std::string measurements_path(const ParsedArgs& args) {
+  if (!args.positionals().empty()) return args.positionals()[0];
+  const std::filesystem::path p = data_dir() / "validation" / "measurements.yaml";
+  std::error_code ec;
+  const std::filesystem::path shown = std::filesystem::proximate(p, ec);
+  return ec ? p.string() : shown.string();
+}
+
+int jobs_option(const ParsedArgs& args, int fallback) {
+  const int jobs = option_int(args, "jobs", fallback);
+  if (jobs < 1 || jobs > 64) throw UserError("--jobs: expected 1..64, got " + std::to_string(jobs));
+  return jobs;
+}
+
+OptionSpec jobs_option_spec() {
+  return {"jobs", "N", "simulate N rows at once, each in its own process (default 2: this machine's cores)"};
+}
+
+void progress_line(const std::string& text) {
+  const std::string line = text + "\n";
+  size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace trainsim

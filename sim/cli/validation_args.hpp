@@ -1,0 +1,20 @@
+// What `trainsim validate` and `trainsim calibrate` share: the measurements file they read,
+// --jobs, and progress lines on stderr that are safe to write while another thread forks.
+#pragma once
+#include <string>
+
+#include "sim/cli/args.hpp"
+#include "sim/config/measurements.hpp"
+
+namespace trainsim {
+
+// The positional MEASUREMENTS.yaml, else <data dir>/validation/measurements.yaml.
+[[nodiscard]] std::string measurements_path(const ParsedArgs& args);
+// --jobs N (1..64; default `fallback`).
+[[nodiscard]] int jobs_option(const ParsedArgs& args, int fallback);
+[[nodiscard]] OptionSpec jobs_option_spec();
+// Writes `text` to file descriptor 2 with write(2): no stdio lock is taken, so a child forked
+// by another thread at the same moment cannot inherit a held lock.
+void progress_line(const std::string& text);
+
+}  // namespace trainsim

@@ -1,0 +1,109 @@
+// validation/measurements.yaml -> MeasurementSet.
+#include "sim/config/measurements.hpp"
+
+#include <set>
+
+#include "sim/config/yaml_reader.hpp"
+
+namespace trainsim {
+namespace {
+
+const EnumNames<Split>& split_names() {
+  static const EnumNames<Split> names = {{"calibrate", Split::kCalibrate}, {"check", Split::kCheck}};
+  return names;
+}
+
+const EnumNames<MeasuredMetric>& metric_names() {
+  static const EnumNames<MeasuredMetric> names = {{"tflops_per_device", MeasuredMetric::kTflopsPerDevice},
+                                                  {"iteration_s", MeasuredMetric::kIterationSeconds},
+                                                  {"tokens_per_s_per_device", MeasuredMetric::kTokensPerSecondPerDevice}};
+  return names;
+}
+
+const EnumNames<FlopsFormula>& formula_names() {
+  static const EnumNames<FlopsFormula> names = {{"none", FlopsFormula::kNone},
+                                                {"megatron-full-recompute", FlopsFormula::kMegatronFullRecompute},
+                                                {"megatron-no-recompute", FlopsFormula::kMegatronNoRecompute}};
+  return names;
+}
+
+const std::vector<std::string>& entry_keys() {
+  static const std::vector<std::string> keys = {"id",    "run",  "split",  "hardware", "metric",
+                                                "value", "flops_formula", "mfu", "source", "notes"};
+  return keys;
+}
+
+template <class E>
+const char* name_of(const EnumNames<E>& names, E value) {
+  for (const auto& n : names)
+    if (n.second == value) return n.first;
+  return "?";
+}
+
+// A TFLOP/s figure means nothing without the formula that counted the FLOPs; seconds and
+// tokens/s need none, and a formula given with them would be silently ignored.
+void check_formula(MapReader& r, const Measurement& m) {
+  const bool needs = m.metric == MeasuredMetric::kTflopsPerDevice;
+  if (needs && m.flops_formula == FlopsFormula::kNone) {
+    r.fail("flops_formula", "metric tflops_per_device needs the formula the source counted FLOPs with",
+           r.has("flops_formula") ? "none" : "", "megatron-full-recompute, megatron-no-recompute");
+  }
+  if (!needs && m.flops_formula != FlopsFormula::kNone) {
+    r.fail("flops_formula", std::string("metric ") + metric_name(m.metric) + " does not use a FLOP formula",
+           flops_formula_name(m.flops_formula), "none (or leave the key out)");
+  }
+}
+
+Measurement read_entry(YamlSource& source, const YAML::Node& node, const std::string& path,
+                       const std::filesystem::path& base) {
+  MapReader r(source, node, path, entry_keys());
+  Measurement m;
+  m.line = node.Mark().line + 1;
+  r.read_string("id", &m.id, Need::kRequired);
+  std::string run;
+  r.read_string("run", &run, Need::kRequired);
+  m.run = std::filesystem::path(run).is_absolute() ? std::filesystem::path(run) : base / run;
+  if (!std::filesystem::is_regular_file(m.run))
+    r.fail("run", "names no file (paths are relative to the measurements file's folder)", run,
+           "a run YAML file, e.g. runs/" + m.id + ".yaml");
+  r.read_enum("split", &m.split, Need::kRequired, split_names());
+  r.read_string("hardware", &m.hardware, Need::kRequired);
+  r.read_enum("metric", &m.metric, Need::kRequired, metric_names());
+  r.read_number("value", &m.value, Need::kRequired, positive());
+  r.read_enum("flops_formula", &m.flops_formula, Need::kOptional, formula_names());
+  check_formula(r, m);
+  r.read_number("mfu", &m.mfu, Need::kOptional, unit_fraction());
+  r.read_string("source", &m.source, Need::kRequired);
+  r.read_string("notes", &m.notes, Need::kOptional, true);
+  return m;
+}
+
+}  // namespace
+
+const char* split_name(Split s) { return name_of(split_names(), s); }
+const char* metric_name(MeasuredMetric m) { return name_of(metric_names(), m); }
+const char* flops_formula_name(FlopsFormula f) { return name_of(formula_names(), f); }
+
+MeasurementSet load_measurements(const std::filesystem::path& file) {
+  YamlSource source(file.string());
+  const YAML::Node root = load_yaml_file(file);
+  MapReader r(source, root, "", {"description", "measurements"});
+  MeasurementSet set;
+  set.file = file.string();
+  r.read_string("description", &set.description, Need::kOptional, true);
+  const std::vector<YAML::Node> entries = r.list("measurements", Need::kRequired);
+  if (entries.empty())
+    r.fail("measurements", "needs at least one entry", "an empty list", "a list of measurements (id, run, ...)");
+  std::set<std::string> ids;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string path = "measurements." + std::to_string(i);
+    set.rows.push_back(read_entry(source, entries[i], path, file.parent_path()));
+    if (!ids.insert(set.rows.back().id).second) {
+      MapReader entry(source, entries[i], path, entry_keys());
+      entry.fail("id", "is used by an earlier entry; ids must be unique", set.rows.back().id, "a new id");
+    }
+  }
+  return set;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,44 @@
+// Fitting ONE efficiency parameter of a platform's accelerator to that platform's `calibrate`
+// rows: minimise the mean squared relative error of predicted vs measured seconds per
+// iteration by golden-section search over (lo, hi). Each evaluation simulates every such row
+// with `--set platform.accelerator.<param>=x`. The preset is never written: the caller prints
+// the value and the rows, and a person pastes it (with the rows as its source).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/validate/golden_section.hpp"
+#include "sim/validate/validation_run.hpp"
+
+namespace trainsim {
+
+// Accelerator parameters that are efficiencies in (0, 1] and may be fitted this way.
+[[nodiscard]] const std::vector<std::string>& calibratable_parameters();
+
+struct CalibrationOptions {
+  std::string platform;                  // platform preset name (the rows' `hardware`)
+  std::string param = "gemm_efficiency";
+  double lo = 0.3, hi = 1.0;             // search interval (open)
+  int evaluations = 12;
+  std::vector<std::string> overrides;    // further --set overrides, applied to every run
+  int jobs = 1;
+  // Called before and after each evaluation (0-based) on the calling thread.
+  std::function<void(int evaluation, double value)> on_evaluation_start;
+  std::function<void(int evaluation, double value, double msre, const std::vector<RowResult>& rows)>
+      on_evaluation_done;
+};
+
+struct CalibrationResult {
+  std::vector<Measurement> rows;         // the calibrate rows of the platform that were used
+  GoldenSectionResult search;            // every (value, mean squared relative error)
+  std::vector<RowResult> best_rows;      // the rows' results at search.best_x
+};
+
+// UserError when the parameter is not calibratable or the platform has no calibrate rows.
+[[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);
+
+// The override that sets `param` to `value`: "platform.accelerator.gemm_efficiency=0.8125".
+[[nodiscard]] std::string parameter_override(const std::string& param, double value);
+
+}  // namespace trainsim

@@ -1,0 +1,51 @@
+#include "sim/validate/row_prediction.hpp"
+
+#include <chrono>
+#include <sstream>
+
+#include "sim/analytic/device_memory.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/core/child_process.hpp"
+#include "sim/graph/builder.hpp"
+#include "sim/replay/engine.hpp"
+#include "sim/report/metrics.hpp"
+
+namespace trainsim {
+namespace {
+
+// Runs in the child: the same steps as `trainsim simulate`, without the memory gate (a
+// prediction is still worth reporting for a run the memory model thinks does not fit).
+std::string simulate_serialized(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
+  const RunSpec run = load_run(run_file, overrides);
+  const auto memory = stage_memory(run);
+  ReplayOptions options;
+  options.collectives = CollectiveMode::kBulk;
+  options.fold_data_parallel = run.strategy.dp > 1 && run.strategy.ep == 1;
+  const RunGraph graph = build_run_graph(run);
+  const Timeline timeline = replay(run, graph, Mesh(run.strategy), options);
+  const RunMetrics metrics = compute_metrics(run, timeline);
+  std::ostringstream out;
+  out.precision(17);
+  out << metrics.iteration_time << ' ' << metrics.tflops_per_device << ' ' << metrics.mfu << ' '
+      << peak_memory(memory).total() << ' ' << run.platform.accelerator.memory_capacity << ' '
+      << metrics.devices_replayed << ' ' << (options.fold_data_parallel ? 1 : 0);
+  return out.str();
+}
+
+}  // namespace
+
+RowPrediction predict_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string text = call_in_child([&] { return simulate_serialized(run_file, overrides); });
+  RowPrediction p;
+  std::istringstream in(text);
+  int folded = 0;
+  in >> p.iteration_time >> p.tflops_per_device >> p.mfu >> p.peak_memory >> p.memory_capacity >>
+      p.devices_replayed >> folded;
+  if (!in) throw std::runtime_error("simulation of " + run_file.string() + " returned '" + text + "'");
+  p.folded = folded != 0;
+  p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return p;
+}
+
+}  // namespace trainsim

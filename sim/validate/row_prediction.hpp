@@ -1,0 +1,29 @@
+// What the simulator predicts for one run file: the whole pipeline (load → memory → task
+// graphs → SimGrid replay → metrics) in a forked child, because SimGrid allows one simulation
+// per process. Data-parallel replicas are folded when dp > 1 and ep == 1 (replicas are
+// identical; it keeps the 1000+-device rows fast), and collectives run in bulk mode.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+struct RowPrediction {
+  Seconds iteration_time = 0;       // seconds
+  double tflops_per_device = 0;     // Narayanan-counted TFLOP/s per device (RunMetrics)
+  double mfu = 0;                   // model FLOPs utilisation, a fraction
+  Bytes peak_memory = 0;            // the largest per-device total over pipeline stages, bytes
+  Bytes memory_capacity = 0;        // HBM of one accelerator, bytes
+  int devices_replayed = 0;
+  bool folded = false;              // data-parallel replicas folded
+  double wall_seconds = 0;          // how long the child took (not deterministic; not for reports)
+};
+
+// Throws UserError (bad run, bad override) or std::runtime_error (the child died).
+[[nodiscard]] RowPrediction predict_row(const std::filesystem::path& run_file,
+                                        const std::vector<std::string>& overrides);
+
+}  // namespace trainsim

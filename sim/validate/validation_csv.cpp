@@ -1,0 +1,32 @@
+// The CSV twin of the validation table (one row per measurement, %.6g numbers).
+#include <cstdio>
+
+#include "sim/validate/validation_report.hpp"
+
+namespace trainsim {
+namespace {
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+}  // namespace
+
+void write_validation_csv(std::ostream& out, const std::vector<RowResult>& rows) {
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  out << "id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,"
+         "predicted_tflops_per_device,measured_mfu,predicted_mfu,peak_memory_gib,memory_capacity_gib,folded\n";
+  for (const auto& r : rows) {
+    const auto& m = r.measurement;
+    const auto& p = r.prediction;
+    out << m.id << ',' << split_name(m.split) << ',' << m.hardware << ',' << r.devices << ',' << metric_name(m.metric)
+        << ',' << num(m.value) << ',' << num(r.measured_time) << ',' << num(p.iteration_time) << ','
+        << num(r.error_percent) << ',' << num(p.tflops_per_device) << ',' << (m.mfu > 0 ? num(m.mfu) : "") << ','
+        << num(p.mfu) << ',' << num(p.peak_memory / kGiB) << ',' << num(p.memory_capacity / kGiB) << ','
+        << (p.folded ? "yes" : "no") << '\n';
+  }
+}
+
+}  // namespace trainsim

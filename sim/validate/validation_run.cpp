@@ -1,0 +1,81 @@
+#include "sim/validate/validation_run.hpp"
+
+#include <algorithm>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/validate/error_stats.hpp"
+#include "sim/validate/measured_time.hpp"
+#include "sim/validate/parallel_rows.hpp"
+
+namespace trainsim {
+namespace {
+
+std::vector<std::string> ids_of(const MeasurementSet& set) {
+  std::vector<std::string> ids;
+  for (const auto& m : set.rows) ids.push_back(m.id);
+  return ids;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Parent side: the run as the row names it, checked against the row's hardware.
+RowResult prepare(const Measurement& m, const std::vector<std::string>& overrides) {
+  const RunSpec run = load_run(m.run, overrides);
+  if (run.platform.name != m.hardware)
+    throw UserError(m.run.string() + ": platform '" + run.platform.name + "' but measurement '" + m.id +
+                    "' says hardware '" + m.hardware + "'");
+  RowResult r;
+  r.measurement = m;
+  r.devices = run.devices;
+  r.measured_time = measured_iteration_seconds(m, run);
+  return r;
+}
+
+}  // namespace
+
+std::vector<Measurement> select_measurements(const MeasurementSet& set, const std::vector<std::string>& only,
+                                             std::optional<Split> split, const std::string& hardware) {
+  const std::vector<std::string> ids = ids_of(set);
+  for (const auto& id : only)
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      throw UserError("--only: no measurement '" + id + "' in " + set.file + "; valid: " + joined(ids));
+  std::vector<Measurement> out;
+  for (const auto& m : set.rows) {
+    if (!only.empty() && std::find(only.begin(), only.end(), m.id) == only.end()) continue;
+    if (split && m.split != *split) continue;
+    if (!hardware.empty() && m.hardware != hardware) continue;
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<RowResult> validate_measurements(const std::vector<Measurement>& rows, const ValidationOptions& options) {
+  std::vector<RowResult> results;
+  for (const auto& m : rows) results.push_back(prepare(m, options.overrides));
+  const int total = static_cast<int>(rows.size());
+  for_each_in_parallel(
+      total, options.jobs,
+      [&](int i) {
+        RowResult& r = results[static_cast<size_t>(i)];
+        try {
+          r.prediction = predict_row(r.measurement.run, options.overrides);
+        } catch (const UserError& e) {
+          throw UserError("measurement '" + r.measurement.id + "': " + e.what());
+        }
+        r.error_percent = percent_error(r.prediction.iteration_time, r.measured_time);
+      },
+      [&](int i) {
+        if (options.on_start) options.on_start(i, total, rows[static_cast<size_t>(i)]);
+      },
+      [&](int i) {
+        if (options.on_done) options.on_done(i, total, results[static_cast<size_t>(i)]);
+      });
+  return results;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,118 @@
+// The validation harness through the real pipeline (load -> memory -> task graphs -> SimGrid replay in a
+// child process -> metrics) on the two smallest published rows: k22-22b-full (8 A100, dp 1) and
+// ms-llama2-7b (8 Ascend 910B, dp 4, folded to one data-parallel replica). Each takes well under a second.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/validate/calibrate.hpp"
+#include "sim/validate/validation_run.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+const MeasurementSet& published() {
+  static const MeasurementSet set = load_measurements(data_dir() / "validation" / "measurements.yaml");
+  return set;
+}
+
+std::vector<RowResult> smallest_rows(int jobs) {
+  ValidationOptions o;
+  o.jobs = jobs;
+  return validate_measurements(select_measurements(published(), {"k22-22b-full", "ms-llama2-7b"}, std::nullopt), o);
+}
+
+}  // namespace
+
+TEST_CASE("validate runs each selected row through the pipeline and compares seconds per iteration",
+          "[validate]") {
+  const auto rows = smallest_rows(1);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].measurement.id == "k22-22b-full");  // file order is kept
+  CHECK(rows[0].measured_time == 1.42);             // Korthikanti Table 5, seconds as published
+  CHECK(rows[1].measured_time == Approx(28.0548).epsilon(1e-5));  // 256 x 4096 / (4672 x 8), see measured_time_test
+  for (const auto& r : rows) {
+    INFO(r.measurement.id);
+    CHECK(std::isfinite(r.prediction.iteration_time));
+    CHECK(r.prediction.iteration_time > 0);
+    CHECK(r.error_percent == Approx((r.prediction.iteration_time - r.measured_time) / r.measured_time * 100));
+    CHECK(r.prediction.peak_memory > 0);
+    CHECK(r.prediction.peak_memory <= r.prediction.memory_capacity);  // both runs fit (trainsim check says so)
+  }
+  // dp 1 is not folded: all 8 devices replayed. dp 4 is folded to one replica: tp 1 x pp 2 = 2 devices.
+  CHECK_FALSE(rows[0].prediction.folded);
+  CHECK(rows[0].prediction.devices_replayed == 8);
+  CHECK(rows[1].prediction.folded);
+  CHECK(rows[1].prediction.devices_replayed == 2);
+}
+
+TEST_CASE("simulating rows two at a time gives the same predictions as one at a time", "[validate]") {
+  const auto one = smallest_rows(1);
+  const auto two = smallest_rows(2);
+  REQUIRE(two.size() == one.size());
+  for (size_t i = 0; i < one.size(); ++i) {
+    CHECK(two[i].measurement.id == one[i].measurement.id);
+    CHECK(two[i].prediction.iteration_time == one[i].prediction.iteration_time);
+  }
+}
+
+// Target of issue 5: check rows within 10 % of the measurement. KNOWN TO MISS before the platforms are
+// calibrated, hence [!mayfail] (Catch reports the failure, the suite still passes): with the uncalibrated
+// presets at the time of writing, k22-22b-full predicts 1.058 s for 1.42 s measured (-25.5 %) and
+// ms-llama2-7b 22.61 s for 28.05 s (-19.4 %). Remove [!mayfail] once calibration brings them within 10 %.
+TEST_CASE("the two smallest published rows are predicted within 10% (target; before calibration)",
+          "[validate][!mayfail]") {
+  for (const auto& r : smallest_rows(1)) {
+    INFO(r.measurement.id << ": predicted " << r.prediction.iteration_time << " s, measured " << r.measured_time
+                          << " s, error " << r.error_percent << " %");
+    CHECK(std::fabs(r.error_percent) <= 10.0);
+  }
+}
+
+TEST_CASE("a run whose platform is not the row's hardware is bad input", "[validate]") {
+  auto rows = select_measurements(published(), {"k22-22b-full"}, std::nullopt);
+  rows[0].hardware = "dgx-h100-superpod";
+  CHECK_THROWS_WITH(validate_measurements(rows, {}), Catch::Contains("platform 'dgx-a100-superpod'"));
+  CHECK_THROWS_AS(select_measurements(published(), {"no-such-row"}, std::nullopt), UserError);
+}
+
+TEST_CASE("calibration recovers the efficiency that produced a synthetic measurement", "[validate]") {
+  // Make a measurement by simulating ms-llama2-7b with gemm_efficiency 0.6; calibrating gemm_efficiency
+  // against it must find 0.6 again. Predicted time falls monotonically as the efficiency rises, so the
+  // squared relative error is unimodal, and 12 golden-section evaluations leave a bracket of
+  // 0.7 x 0.618^10 = 0.0057 around the minimum (see golden_section_test).
+  const auto run = data_dir() / "validation" / "runs" / "ms-llama2-7b.yaml";
+  const double target = predict_row(run, {parameter_override("gemm_efficiency", 0.6)}).iteration_time;
+  MeasurementSet set;
+  set.file = "synthetic";
+  Measurement m;
+  m.id = "synthetic";
+  m.run = run;
+  m.split = Split::kCalibrate;
+  m.hardware = "ascend-910b-pod";
+  m.metric = MeasuredMetric::kIterationSeconds;
+  m.value = target;
+  set.rows = {m};
+  CalibrationOptions o;
+  o.platform = "ascend-910b-pod";
+  const CalibrationResult r = calibrate_parameter(set, o);
+  CHECK(r.search.evaluations.size() == 12);
+  CHECK(std::fabs(r.search.best_x - 0.6) < 0.0057);
+  REQUIRE(r.best_rows.size() == 1);
+  CHECK(std::fabs(r.best_rows[0].error_percent) < 1.0);
+}
+
+TEST_CASE("calibration refuses parameters that are not efficiencies and platforms without calibrate rows",
+          "[validate]") {
+  CalibrationOptions o;
+  o.platform = "ascend-910b-pod";
+  o.param = "kernel_overhead";
+  CHECK_THROWS_WITH(calibrate_parameter(published(), o), Catch::Contains("gemm_efficiency"));
+  o.param = "gemm_efficiency";
+  o.platform = "cloudmatrix384";
+  CHECK_THROWS_WITH(calibrate_parameter(published(), o),
+                    Catch::Contains("ascend-910b-pod") && Catch::Contains("dgx-a100-superpod"));
+  CHECK(parameter_override("gemm_efficiency", 0.8125) == "platform.accelerator.gemm_efficiency=0.8125");
+}

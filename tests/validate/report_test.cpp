@@ -1,0 +1,78 @@
+// The validation report's renderings, on hand-made results.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "sim/validate/gnuplot_plot.hpp"
+#include "sim/validate/validation_report.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+RowResult row(const std::string& id, Split split, const std::string& hw, double measured, double predicted) {
+  RowResult r;
+  r.measurement.id = id;
+  r.measurement.split = split;
+  r.measurement.hardware = hw;
+  r.measurement.metric = MeasuredMetric::kIterationSeconds;
+  r.measurement.value = measured;
+  r.devices = 8;
+  r.measured_time = measured;
+  r.prediction.iteration_time = predicted;
+  r.prediction.peak_memory = 40.0 * (1 << 30);      // 40 GiB
+  r.prediction.memory_capacity = 80.0 * (1 << 30);  // 80 GiB
+  r.error_percent = percent_error(predicted, measured);
+  return r;
+}
+
+// Two check rows on A100 (+10 %, -30 %) and one calibrate row on 910B (+5 %).
+std::vector<RowResult> rows() {
+  return {row("a", Split::kCheck, "a100", 2.0, 2.2), row("b", Split::kCheck, "a100", 10.0, 7.0),
+          row("c", Split::kCalibrate, "910b", 20.0, 21.0)};
+}
+
+}  // namespace
+
+TEST_CASE("the validation summary groups errors per split, per split and hardware, and per hardware",
+          "[validate]") {
+  const ValidationSummary s = summarize_validation(rows());
+  REQUIRE(s.by_split.size() == 2);
+  CHECK(s.by_split[1].key == "check");
+  CHECK(s.by_split[1].summary.mean_abs_percent == Approx(20.0));  // (10 + 30) / 2
+  CHECK(s.by_split[1].summary.max_abs_percent == Approx(30.0));
+  REQUIRE(s.by_split_hardware.size() == 2);
+  CHECK(s.by_split_hardware[0].key == "calibrate / 910b");
+  CHECK(s.by_split_hardware[1].key == "check / a100");
+  REQUIRE(s.by_hardware.size() == 2);
+  CHECK(s.by_hardware[0].key == "910b");
+  CHECK(s.by_hardware[0].summary.mean_abs_percent == Approx(5.0));  // (21 - 20) / 20
+}
+
+TEST_CASE("the CSV has one line per row with measured and predicted seconds and the signed error", "[validate]") {
+  std::ostringstream out;
+  write_validation_csv(out, rows());
+  const std::string csv = out.str();
+  CHECK(csv.rfind("id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,", 0) == 0);
+  CHECK_THAT(csv, Catch::Contains("\nb,check,a100,8,iteration_s,10,10,7,-30,"));
+  CHECK_THAT(csv, Catch::Contains(",40,80,no\n"));  // peak and capacity in GiB, not folded
+}
+
+TEST_CASE("the Markdown report has the rows table, the summaries and the plot link", "[validate]") {
+  std::ostringstream out;
+  const auto r = rows();
+  write_validation_markdown(out, r, summarize_validation(r), {"measurements.yaml", "trainsim validate", {}, "p.svg"});
+  const std::string md = out.str();
+  CHECK_THAT(md, Catch::Contains("| b | check | a100 | 8 | 10.000 | 7.000 | -30.0 | 40.0 of 80 |"));
+  CHECK_THAT(md, Catch::Contains("| check / a100 | 2 | 20.0 | 30.0 | b |"));
+  CHECK_THAT(md, Catch::Contains("![predicted vs measured](p.svg)"));
+}
+
+TEST_CASE("the gnuplot script draws y = x, a 10% band and one data block per hardware", "[validate]") {
+  const std::string script = predicted_vs_measured_script(rows(), "out.svg");
+  CHECK_THAT(script, Catch::Contains("set output 'out.svg'"));
+  CHECK_THAT(script, Catch::Contains("set logscale xy"));
+  CHECK_THAT(script, Catch::Contains("1.1*x") && Catch::Contains("0.9*x"));
+  // Hardware sorted: 910b is $hw0, a100 is $hw1; check rows use point type 9 (triangle), calibrate 7.
+  CHECK_THAT(script, Catch::Contains("$hw0 << EOD\n20 21 c 7\nEOD\n"));
+  CHECK_THAT(script, Catch::Contains("$hw1 << EOD\n2 2.2 a 9\n10 7 b 9\nEOD\n"));
+}
