@@ -21,6 +21,7 @@ std::string simulate_serialized(const std::filesystem::path& run_file, const std
   ReplayOptions options;
   options.collectives = CollectiveMode::kBulk;
   options.fold_data_parallel = run.strategy.dp > 1 && run.strategy.ep == 1;
+  options.fold_tensor_parallel = run.strategy.tp > 1;
   const RunGraph graph = build_run_graph(run);
   const Timeline timeline = replay(run, graph, Mesh(run.strategy), options);
   const RunMetrics metrics = compute_metrics(run, timeline);
@@ -28,7 +29,7 @@ std::string simulate_serialized(const std::filesystem::path& run_file, const std
   out.precision(17);
   out << metrics.iteration_time << ' ' << metrics.tflops_per_device << ' ' << metrics.mfu << ' '
       << peak_memory(memory).total() << ' ' << run.platform.accelerator.memory_capacity << ' '
-      << metrics.devices_replayed << ' ' << (options.fold_data_parallel ? 1 : 0);
+      << metrics.devices_replayed << ' ' << (options.fold_data_parallel || options.fold_tensor_parallel ? 1 : 0);
   return out.str();
 }
 
