@@ -66,12 +66,15 @@ int run_calibrate(const ParsedArgs& a) {
   const std::string file = measurements_path(a);
   const MeasurementSet set = load_measurements(file);
   const CalibrationOptions o = calibration_options(a);
+  require_calibratable(o.param);
+  const std::string used = ids(calibration_rows(set, o.platform));
+  std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << used << "\n";
   std::cout << "calibrating " << o.param << " of " << o.platform << " by golden-section search over (" << o.lo
             << ", " << o.hi << "), " << o.evaluations << " evaluations\n"
             << "  eval   " << format_text("%10s", o.param.substr(0, 10).c_str())
-            << "   mean sq. rel. err   mean |e| %   max |e| %\n";
+            << "   mean sq. rel. err   mean |e| %   max |e| %\n"
+            << std::flush;
   const CalibrationResult r = calibrate_parameter(set, o);
-  std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << ids(r.rows) << "\n";
   print_result(o, r, file);
   return 0;
 }

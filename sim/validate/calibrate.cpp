@@ -16,7 +16,9 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-std::vector<Measurement> calibrate_rows(const MeasurementSet& set, const std::string& platform) {
+}  // namespace
+
+std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform) {
   std::vector<Measurement> rows = select_measurements(set, {}, Split::kCalibrate, platform);
   if (rows.empty()) {
     std::set<std::string> with_rows;
@@ -28,7 +30,11 @@ std::vector<Measurement> calibrate_rows(const MeasurementSet& set, const std::st
   return rows;
 }
 
-}  // namespace
+void require_calibratable(const std::string& param) {
+  const auto& valid = calibratable_parameters();
+  if (std::find(valid.begin(), valid.end(), param) == valid.end())
+    throw UserError("--param: '" + param + "' cannot be calibrated; valid: " + joined(valid));
+}
 
 const std::vector<std::string>& calibratable_parameters() {
   static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency"};
@@ -40,11 +46,9 @@ std::string parameter_override(const std::string& param, double value) {
 }
 
 CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options) {
-  const auto& valid = calibratable_parameters();
-  if (std::find(valid.begin(), valid.end(), options.param) == valid.end())
-    throw UserError("--param: '" + options.param + "' cannot be calibrated; valid: " + joined(valid));
+  require_calibratable(options.param);
   CalibrationResult result;
-  result.rows = calibrate_rows(set, options.platform);
+  result.rows = calibration_rows(set, options.platform);
   std::vector<std::vector<RowResult>> per_evaluation;
   auto objective = [&](double x) {
     const int index = static_cast<int>(per_evaluation.size());

@@ -35,6 +35,12 @@ struct CalibrationResult {
   std::vector<RowResult> best_rows;      // the rows' results at search.best_x
 };
 
+// The platform's calibrate rows, in file order; UserError (listing the platforms that have some)
+// when there are none.
+[[nodiscard]] std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform);
+// UserError listing calibratable_parameters() unless `param` is one of them.
+void require_calibratable(const std::string& param);
+
 // UserError when the parameter is not calibratable or the platform has no calibrate rows.
 [[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);
 

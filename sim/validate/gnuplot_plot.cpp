@@ -62,19 +62,22 @@ std::string predicted_vs_measured_script(const std::vector<RowResult>& rows, con
   }
   s << "set logscale xy\nset xrange [" << lo << ":" << hi << "]\nset yrange [" << lo << ":" << hi << "]\n"
     << "set xlabel 'measured seconds per iteration'\nset ylabel 'predicted seconds per iteration'\n"
-    << "set title 'trainsim: predicted vs measured (circles: calibrate rows, triangles: check rows)'\n"
+    << "set title 'trainsim: predicted vs measured seconds per iteration'\n"
     << "set key top left\nset grid\nset size square\n"
     << "plot x title 'predicted = measured' lc rgb '#000000' dt 1, "
        "1.1*x title '±10%' lc rgb '#888888' dt 2, 0.9*x notitle lc rgb '#888888' dt 2";
   k = 0;
   for (const auto& entry : by_hw) {
     const char* colour = kColours[static_cast<size_t>(k) % (sizeof kColours / sizeof kColours[0])];
-    s << ", \\\n  $hw" << k << " using 1:2:4 with points pt variable ps 1.2 lc rgb '" << colour
-      << "' title " << quoted(entry.first) << ", \\\n  $hw" << k
+    // Points take their type from column 4, so the key gets a fixed-type sample of its own.
+    s << ", \\\n  keyentry with points pt 5 ps 1.2 lc rgb '" << colour << "' title " << quoted(entry.first)
+      << ", \\\n  $hw" << k << " using 1:2:4 with points pt variable ps 1.2 lc rgb '" << colour
+      << "' notitle, \\\n  $hw" << k
       << " using 1:2:3 with labels offset char 0.6,0.6 left font 'sans,7' tc rgb '" << colour << "' notitle";
     ++k;
   }
-  s << "\nunset output\n";
+  s << ", \\\n  keyentry with points pt 7 lc rgb '#000000' title 'calibrate row', \\\n"
+       "  keyentry with points pt 9 lc rgb '#000000' title 'check row'\nunset output\n";
   return s.str();
 }
 
