@@ -30,6 +30,9 @@ struct BuildContext {
   std::vector<std::vector<std::pair<TaskId, double>>> grad_ready;
   int microbatches = 1;
   int64_t prefetched = -1;  // ZeRO-3: parameter gather already issued for the next layer
+  // ZeRO-1/2 with overlap: the start-of-iteration parameter gather (bucket) each layer's first
+  // forward waits for, by global layer index; -1 when none is pending.
+  std::vector<int64_t> layer_param_gather;
 };
 
 // Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,

@@ -26,7 +26,9 @@ void set_payload_sizes(BuildContext& ctx) {
   ctx.ep_bytes = m.is_moe() ? tokens * m.moe.top_k * m.moe.capacity_factor * h * element : 0;
   // Megatron's scatter/gather optimisation: each TP rank sends 1/t of the activation.
   ctx.pp_bytes = b * s_local * h * element / s.tp;
-  ctx.grad_element = element;
+  // Megatron-LM reduces fp32 gradients in bf16 runs (arguments.py forces
+  // accumulate_allreduce_grads_in_fp32 for bf16); fp16 runs reduce fp16 gradients.
+  ctx.grad_element = run.precision == Precision::kBf16 ? 4.0 : element;
   ctx.param_element = element;
 }
 
@@ -70,16 +72,13 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   const ScheduleParams params{s.pp, ctx.microbatches, s.virtual_stages};
   const auto steps = find_schedule(s.schedule).steps(params, stage);
   const auto final_steps = final_backward_steps(steps, s.virtual_stages);
-  const std::vector<int64_t> gathers = emit_param_prefetch(ctx);
-  std::vector<int64_t> prefetch = gathers;
+  emit_param_prefetch(ctx);
   for (size_t i = 0; i < steps.size(); ++i) {
     const ScheduleStep& step = steps[i];
     const auto chunk = static_cast<size_t>(step.chunk);
     const bool final_pass = final_steps[chunk] == i;
     switch (step.phase) {
       case Phase::kForward:
-        if (prefetch[chunk] >= 0) ctx.pending.push_back(static_cast<TaskId>(prefetch[chunk]));
-        prefetch[chunk] = -1;
         emit_chunk_forward(ctx, step.chunk, step.microbatch);
         break;
       case Phase::kBackward: emit_chunk_backward(ctx, step.chunk, step.microbatch, BackwardPart::kAll, final_pass); break;
@@ -92,7 +91,6 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
     }
   }
   emit_grad_sync_and_optimizer(ctx);
-  size_param_prefetch(ctx, gathers);
   return graph;
 }
 

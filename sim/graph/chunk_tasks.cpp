@@ -90,6 +90,8 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
                        TaskRole::kForward);
   const int end = c.first_layer + c.layer_count;
   for (int layer = c.first_layer; layer < end; ++layer) {
+    int64_t& bucket = ctx.layer_param_gather[static_cast<size_t>(layer)];
+    if (bucket >= 0) ctx.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
     gather_params(ctx, layer, layer + 1 < end ? layer + 1 : -1, mb, TaskRole::kForward, layer == c.first_layer);
     layer_forward(ctx, layer, mb, TaskRole::kForward);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/model/layer_ops.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -28,19 +30,25 @@ Task param_gather(BuildContext& ctx, double params) {
 
 }  // namespace
 
-std::vector<int64_t> emit_param_prefetch(BuildContext& ctx) {
-  std::vector<int64_t> out(ctx.chunks.size(), -1);
-  if (ctx.run.strategy.dp <= 1 || !sharded_optimizer(ctx) || !ctx.run.strategy.overlap.zero_param_gather) return out;
-  // Parameter counts per chunk are known only after the backward is built, so the gathers are
-  // sized later (size_param_prefetch); here they are placed first on the DP stream.
-  for (size_t c = 0; c < ctx.chunks.size(); ++c) out[c] = ctx.graph.add(param_gather(ctx, 0));
-  return out;
-}
-
-void size_param_prefetch(BuildContext& ctx, const std::vector<int64_t>& gathers) {
-  for (size_t c = 0; c < gathers.size(); ++c)
-    if (gathers[c] >= 0)
-      ctx.graph.mutable_task(static_cast<TaskId>(gathers[c])).bytes = chunk_params(ctx, c) * ctx.param_element;
+void emit_param_prefetch(BuildContext& ctx) {
+  ctx.layer_param_gather.assign(static_cast<size_t>(ctx.run.model.layers), -1);
+  if (ctx.run.strategy.dp <= 1 || !sharded_optimizer(ctx) || !ctx.run.strategy.overlap.zero_param_gather) return;
+  const double bucket_params = ctx.run.strategy.grad_bucket_size / ctx.param_element;
+  for (const ChunkLayers& chunk : ctx.chunks) {
+    std::vector<int> waiting;  // layers of the bucket being filled
+    double params = chunk.has_embedding ? ctx.kernels.embedding_params : 0;
+    const int end = chunk.first_layer + chunk.layer_count;
+    for (int layer = chunk.first_layer; layer < end; ++layer) {
+      waiting.push_back(layer);
+      params += is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_layer_params : ctx.kernels.dense_layer_params;
+      if (layer + 1 == end && chunk.has_output) params += ctx.kernels.output_params;
+      if (params < bucket_params && layer + 1 < end) continue;
+      const TaskId gather = ctx.graph.add(param_gather(ctx, params));
+      for (int l : waiting) ctx.layer_param_gather[static_cast<size_t>(l)] = gather;
+      waiting.clear();
+      params = 0;
+    }
+  }
 }
 
 void emit_grad_sync_and_optimizer(BuildContext& ctx) {

@@ -12,11 +12,10 @@
 
 namespace trainsim {
 
-// Issues the start-of-iteration parameter gathers (ZeRO 1/2 with overlap); returns one task
-// per chunk (or none) that the chunk's first forward must wait for.
-[[nodiscard]] std::vector<int64_t> emit_param_prefetch(BuildContext& ctx);
+// Issues the start-of-iteration parameter gathers (ZeRO 1/2 with overlap) in buckets of
+// grad_bucket_size, in layer order, and records in ctx.layer_param_gather which one each
+// layer's first forward waits for (Megatron's overlap_param_gather dispatches per bucket).
+void emit_param_prefetch(BuildContext& ctx);
 void emit_grad_sync_and_optimizer(BuildContext& ctx);
-// Sizes the start-of-iteration gathers once each chunk's parameter count is known.
-void size_param_prefetch(BuildContext& ctx, const std::vector<int64_t>& gathers);
 
 }  // namespace trainsim

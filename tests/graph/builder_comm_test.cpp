@@ -77,11 +77,12 @@ TEST_CASE("selective recompute re-runs unfused attention's core before its backw
 }
 
 TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {
-  // Ring all-reduce traffic is then 2(d-1)/d of the gradient bytes (2 bytes per parameter).
+  // Ring all-reduce traffic is then 2(d-1)/d of the gradient bytes. These runs are bf16, whose
+  // gradients Megatron-LM reduces in fp32: 4 bytes per parameter.
   const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   for (int stage = 0; stage < 3; ++stage) {
     const Volume dp = tasks_of(build_stage_graph(run, stage), Stream::kDp, CollectiveKind::kAllReduce);
-    CHECK(dp.bytes == Approx(2.0 * stage_params(run, stage)));
+    CHECK(dp.bytes == Approx(4.0 * stage_params(run, stage)));
   }
 }
 
@@ -97,12 +98,12 @@ TEST_CASE("PP sends one activation forward and one gradient back per micro-batch
 }
 
 TEST_CASE("ZeRO-1 reduce-scatters gradients and gathers parameters once", "[graph]") {
+  // fp32 gradients (4 bytes per parameter) are reduce-scattered; bf16 parameters (2 bytes) gathered.
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   run.strategy.zero_stage = 1;
   const StageGraph g = build_stage_graph(run, 1);
-  const double grads = 2.0 * stage_params(run, 1);
-  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter).bytes == Approx(grads));
-  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllGather).bytes == Approx(grads));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter).bytes == Approx(4.0 * stage_params(run, 1)));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllGather).bytes == Approx(2.0 * stage_params(run, 1)));
   CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllReduce).count == 0);
 }
 
