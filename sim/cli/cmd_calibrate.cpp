@@ -27,6 +27,7 @@ CalibrationOptions calibration_options(const ParsedArgs& a) {
   CalibrationOptions o;
   o.platform = a.get("platform");
   o.param = a.get("param", o.param);
+  search_interval(o.param, &o.lo, &o.hi);
   o.evaluations = option_int(a, "evaluations", o.evaluations);
   if (o.evaluations < 2 || o.evaluations > 100)
     throw UserError("--evaluations: expected 2..100, got " + std::to_string(o.evaluations));
@@ -88,7 +89,7 @@ Command calibrate_command() {
   spec.summary = "fit one efficiency parameter of a platform to its calibrate rows (prints the value; writes nothing)";
   spec.options = {
       {"platform", "NAME", "platform preset whose calibrate rows are used (the rows' hardware)"},
-      {"param", "NAME", "accelerator parameter to fit: gemm_efficiency (default), attention_efficiency, memory_efficiency"},
+      {"param", "NAME", "accelerator parameter to fit: gemm_efficiency (default), attention_efficiency, memory_efficiency, kernel_overhead (us)"},
       {"evaluations", "N", "number of simulations of the row set (default 12)"},
       jobs_option_spec(),
       set_option()};

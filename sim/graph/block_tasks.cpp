@@ -68,6 +68,27 @@ void add_cp_attention(BuildContext& ctx, Task t) {
   add_compute(ctx, remote);
 }
 
+// The TP collectives that begin at kernel i: the SP all-gather before the first GEMM (which the
+// GEMM waits for, unless overlapped) and, with overlap, the reduction pipelined with the last
+// GEMM. Returns the overlapped ones: the kernel AFTER this one waits for them.
+std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const Marks& m, const BlockRules& rules, int i, int mb,
+                                        int layer, TaskRole role) {
+  std::vector<TaskId> overlapped;
+  auto defer_last = [&] {
+    overlapped.push_back(ctx.pending.back());
+    ctx.pending.pop_back();
+  };
+  if (i == m.first_gemm && rules.gather_before_first_gemm) {
+    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+    if (tp_overlap(ctx)) defer_last();
+  }
+  if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
+    add_tp_reduce(ctx, mb, layer, role);
+    defer_last();
+  }
+  return overlapped;
+}
+
 }  // namespace
 
 BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
@@ -95,16 +116,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   const bool ep = ctx.run.strategy.ep > 1;
   for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
-    std::vector<TaskId> overlapped;  // TP collectives pipelined with this GEMM
-    if (i == m.first_gemm && rules.gather_before_first_gemm) {
-      add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
-      if (tp_overlap(ctx)) overlapped.push_back(ctx.pending.back()), ctx.pending.pop_back();
-    }
-    if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
-      add_tp_reduce(ctx, mb, layer, role);
-      overlapped.push_back(ctx.pending.back());
-      ctx.pending.pop_back();
-    }
+    const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
     if (i == m.first_expert && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
@@ -136,16 +148,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
-    std::vector<TaskId> overlapped;  // TP collectives pipelined with this GEMM
-    if (i == m.first_gemm && rules.gather_before_first_gemm) {
-      add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
-      if (tp_overlap(ctx)) overlapped.push_back(ctx.pending.back()), ctx.pending.pop_back();
-    }
-    if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
-      add_tp_reduce(ctx, mb, layer, role);
-      overlapped.push_back(ctx.pending.back());
-      ctx.pending.pop_back();
-    }
+    const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
     if (i == m.first_expert && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (attention && cp)

@@ -37,12 +37,25 @@ void require_calibratable(const std::string& param) {
 }
 
 const std::vector<std::string>& calibratable_parameters() {
-  static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency"};
+  static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
+                                                 "kernel_overhead"};
   return names;
 }
 
 std::string parameter_override(const std::string& param, double value) {
-  return "platform.accelerator." + param + "=" + format_text("%.6g", value);
+  // kernel_overhead is a time: searched in microseconds.
+  const char* unit = param == "kernel_overhead" ? "us" : "";
+  return "platform.accelerator." + param + "=" + format_text("%.6g", value) + unit;
+}
+
+void search_interval(const std::string& param, double* lo, double* hi) {
+  if (param == "kernel_overhead") {
+    *lo = 0;
+    *hi = 40;  // microseconds per kernel
+  } else {
+    *lo = 0.3;
+    *hi = 1.0;
+  }
 }
 
 CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options) {

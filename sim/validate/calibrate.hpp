@@ -13,8 +13,11 @@
 
 namespace trainsim {
 
-// Accelerator parameters that are efficiencies in (0, 1] and may be fitted this way.
+// Accelerator parameters that may be fitted this way: the efficiencies in (0, 1], searched over
+// (0.3, 1), and kernel_overhead, searched over (0, 40) microseconds.
 [[nodiscard]] const std::vector<std::string>& calibratable_parameters();
+// The search interval of a parameter (kernel_overhead in microseconds).
+void search_interval(const std::string& param, double* lo, double* hi);
 
 struct CalibrationOptions {
   std::string platform;                  // platform preset name (the rows' `hardware`)

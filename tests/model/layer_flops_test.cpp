@@ -16,13 +16,7 @@ std::vector<Kernel> gpt_layer_forward(const ModelSpec& m, const Shard& sh) {
   append(k, mlp_forward(m, sh));
   return k;
 }
-Kernel find(const std::vector<Kernel>& ks, const std::string& name) {  // a copy: callers pass temporaries
-  for (const Kernel& k : ks) {
-    if (k.name == name) return k;
-  }
-  FAIL("no kernel named " << name);
-  return ks.front();
-}
+Kernel find(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
 }  // namespace
 
 // Tiny GPT layer: b=2, s=32, h=64 (a=4, d=16, ffn=256).

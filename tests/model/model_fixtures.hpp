@@ -1,7 +1,12 @@
 // Small model shapes shared by the [model] and [analytic] tests.
 #pragma once
 #include "sim/config/model_spec.hpp"
+#include "sim/model/kernel.hpp"
 #include "sim/model/shard.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 namespace trainsim::test {
 
@@ -47,6 +52,14 @@ inline Shard shard(int64_t b, int64_t s, int tp = 1, bool sp = false) {
   sh.tp = tp;
   sh.sequence_parallel = sp;
   return sh;
+}
+
+// The kernel called `name` (a copy: callers pass temporaries); fails the test if none.
+inline Kernel find_kernel(const std::vector<Kernel>& ks, const std::string& name) {
+  for (const Kernel& k : ks)
+    if (k.name == name) return k;
+  FAIL("no kernel named " << name);
+  return ks.front();
 }
 
 }  // namespace trainsim::test

@@ -19,13 +19,7 @@ ModelSpec tiny_moe() {
   m.moe.expert_ffn_hidden = 128;
   return m;
 }
-Kernel find(const std::vector<Kernel>& ks, const std::string& name) {  // a copy: callers pass temporaries
-  for (const Kernel& k : ks) {
-    if (k.name == name) return k;
-  }
-  FAIL("no kernel named " << name);
-  return ks.front();
-}
+Kernel find(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
 }  // namespace
 
 TEST_CASE("each local expert processes c*b*s*top_k*ep/experts rows in a grouped GEMM", "[model]") {
