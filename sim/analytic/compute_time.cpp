@@ -33,6 +33,14 @@ FlopsPerSecond peak_flops(const AcceleratorSpec& acc, Precision p) {
                   " nor a precision that can stand in for it");
 }
 
+// Every output tile pays a fixed prologue/epilogue (loading the first operand slices, writing
+// C) worth `gemm_k_overhead` steps of its K loop, so a GEMM of depth K reaches K/(K + K0) of
+// the deep-GEMM rate: shallow GEMMs (small hidden sizes) run slower per FLOP.
+double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
+  const double k = static_cast<double>(g.k);
+  return k > 0 ? k / (k + acc.gemm_k_overhead) : 1.0;
+}
+
 double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
   const int64_t tile_m = std::max(1, acc.gemm_tile_m);
   const int64_t tile_n = std::max(1, acc.gemm_tile_n);
@@ -47,7 +55,8 @@ Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p) {
   const Seconds memory = k.bytes > 0 ? k.bytes / (acc.memory_bandwidth * acc.memory_efficiency) : 0.0;
   Seconds compute = 0;
   if (k.cls == KernelClass::kGemm && k.flops > 0) {
-    compute = k.flops / (peak_flops(acc, p) * acc.gemm_efficiency * wave_efficiency(k.gemm, acc));
+    compute = k.flops / (peak_flops(acc, p) * acc.gemm_efficiency * wave_efficiency(k.gemm, acc) *
+                         depth_efficiency(k.gemm, acc));
   } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
     compute = k.flops / (peak_flops(acc, p) * acc.attention_efficiency);
   }

@@ -18,9 +18,11 @@ namespace trainsim {
 // GEMM that fills whole waves (NVIDIA "Matrix Multiplication Background" user guide, wave
 // quantization). 1 for an empty shape.
 [[nodiscard]] double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
+// K / (K + gemm_k_overhead): the share of a tile's time spent in its K loop.
+[[nodiscard]] double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
 
 // Roofline: max(flops / (peak[p]·eff), bytes / (memory_bandwidth·memory_efficiency))
-// + kernel_overhead, with eff = gemm_efficiency·wave_efficiency for kGemm and
+// + kernel_overhead, with eff = gemm_efficiency·wave_efficiency·depth_efficiency for kGemm and
 // attention_efficiency for kAttention. Memory-bound classes (elementwise, embedding,
 // optimizer) use only the bytes term.
 [[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p);

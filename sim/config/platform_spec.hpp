@@ -31,6 +31,8 @@ struct AcceleratorSpec {
   int gemm_tile_m = 128;                             // output tile rows one compute unit handles
   int gemm_tile_n = 128;                             // output tile columns
   double gemm_efficiency = 0.8;                      // fraction of peak a large, well-shaped GEMM reaches
+  double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
+                                                     // in K-steps: a GEMM of depth K runs at K/(K + this)
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
   double memory_efficiency = 0.8;                    // fraction of HBM bandwidth memory-bound kernels reach
   Seconds kernel_overhead = 0;                       // fixed cost per kernel launch, seconds
