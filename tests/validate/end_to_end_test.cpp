@@ -59,13 +59,15 @@ TEST_CASE("simulating rows two at a time gives the same predictions as one at a 
   }
 }
 
-// Target of issue 5: check rows within 10 % of the measurement. KNOWN TO MISS before the platforms are
-// calibrated, hence [!mayfail] (Catch reports the failure, the suite still passes): with the uncalibrated
-// presets at the time of writing, k22-22b-full predicts 1.058 s for 1.42 s measured (-25.5 %) and
-// ms-llama2-7b 22.61 s for 28.05 s (-19.4 %). Remove [!mayfail] once calibration brings them within 10 %.
-TEST_CASE("the two smallest published rows are predicted within 10% (target; before calibration)",
-          "[validate][!mayfail]") {
-  for (const auto& r : smallest_rows(1)) {
+// Target of issue 5: check rows within 10 % of the measurement (maximum). The two 8-GPU
+// Korthikanti rows (check split: they never set a parameter) replay in well under a second;
+// with the calibrated A100 preset they are at +3.3 % and +3.7 % (validation/REPORT.md), so this
+// fails only if a change moves a prediction past the issue's bound.
+TEST_CASE("the 8-GPU Korthikanti check rows are predicted within 10%", "[validate]") {
+  const auto rows = validate_measurements(
+      select_measurements(published(), {"k22-22b-full", "k22-22b-present"}, std::nullopt), {});
+  REQUIRE(rows.size() == 2);
+  for (const auto& r : rows) {
     INFO(r.measurement.id << ": predicted " << r.prediction.iteration_time << " s, measured " << r.measured_time
                           << " s, error " << r.error_percent << " %");
     CHECK(std::fabs(r.error_percent) <= 10.0);
@@ -105,15 +107,16 @@ TEST_CASE("calibration recovers the efficiency that produced a synthetic measure
   CHECK(std::fabs(r.best_rows[0].error_percent) < 1.0);
 }
 
-TEST_CASE("calibration refuses parameters that are not efficiencies and platforms without calibrate rows",
+TEST_CASE("calibration refuses parameters it cannot fit and platforms without calibrate rows",
           "[validate]") {
   CalibrationOptions o;
   o.platform = "ascend-910b-pod";
-  o.param = "kernel_overhead";
+  o.param = "compute_units";  // an integer hardware fact, not a fitted quantity
   CHECK_THROWS_WITH(calibrate_parameter(published(), o), Catch::Contains("gemm_efficiency"));
   o.param = "gemm_efficiency";
   o.platform = "cloudmatrix384";
   CHECK_THROWS_WITH(calibrate_parameter(published(), o),
                     Catch::Contains("ascend-910b-pod") && Catch::Contains("dgx-a100-superpod"));
   CHECK(parameter_override("gemm_efficiency", 0.8125) == "platform.accelerator.gemm_efficiency=0.8125");
+  CHECK(parameter_override("kernel_overhead", 12.5) == "platform.accelerator.kernel_overhead=12.5us");
 }
