@@ -53,7 +53,8 @@ void print_result(const CalibrationOptions& o, const CalibrationResult& r, const
             << "% on " << best.worst << ")\n\nrows at the best value:\n";
   write_validation_table(std::cout, r.best_rows, summarize_validation(r.best_rows));
   std::cout << "\nline to paste under `accelerator:` in platforms/" << o.platform << ".yaml (not written):\n  "
-            << o.param << ": " << format_text("%.4g", r.search.best_x) << "   # calibrated: `trainsim calibrate --platform "
+            << o.param << ": " << format_text("%.4g", r.search.best_x) << (o.param == "kernel_overhead" ? "us" : "")
+            << "   # calibrated: `trainsim calibrate --platform "
             << o.platform << " --param " << o.param << "` on the calibrate rows " << ids(r.rows) << " of " << file
             << " (mean |error| " << format_text("%.1f", best.mean_abs_percent) << "%, max "
             << format_text("%.1f", best.max_abs_percent) << "%)\n";
