@@ -15,7 +15,7 @@ namespace {
 
 // Runs in the child: the same steps as `trainsim simulate`, without the memory gate (a
 // prediction is still worth reporting for a run the memory model thinks does not fit).
-std::string simulate_serialized(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
+std::string simulate_row_text(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
   const RunSpec run = load_run(run_file, overrides);
   const auto memory = stage_memory(run);
   ReplayOptions options;
@@ -35,9 +35,18 @@ std::string simulate_serialized(const std::filesystem::path& run_file, const std
 
 }  // namespace
 
+std::string simulate_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
+  return simulate_row_text(run_file, overrides);
+}
+
 RowPrediction predict_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string text = call_in_child([&] { return simulate_serialized(run_file, overrides); });
+  RowPrediction p = parse_row_prediction(call_in_child([&] { return simulate_row(run_file, overrides); }), run_file);
+  p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return p;
+}
+
+RowPrediction parse_row_prediction(const std::string& text, const std::filesystem::path& run_file) {
   RowPrediction p;
   std::istringstream in(text);
   int folded = 0;
@@ -45,7 +54,6 @@ RowPrediction predict_row(const std::filesystem::path& run_file, const std::vect
       p.devices_replayed >> folded;
   if (!in) throw std::runtime_error("simulation of " + run_file.string() + " returned '" + text + "'");
   p.folded = folded != 0;
-  p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return p;
 }
 

@@ -26,4 +26,9 @@ struct RowPrediction {
 [[nodiscard]] RowPrediction predict_row(const std::filesystem::path& run_file,
                                         const std::vector<std::string>& overrides);
 
+// The two halves of predict_row, for running many rows through call_in_children: the work a
+// child does (returns the prediction as text) and the parsing of that text in the parent.
+[[nodiscard]] std::string simulate_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides);
+[[nodiscard]] RowPrediction parse_row_prediction(const std::string& text, const std::filesystem::path& run_file);
+
 }  // namespace trainsim

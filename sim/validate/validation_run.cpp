@@ -6,7 +6,7 @@
 #include "sim/core/error.hpp"
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/measured_time.hpp"
-#include "sim/validate/parallel_rows.hpp"
+#include "sim/core/child_process.hpp"
 
 namespace trainsim {
 namespace {
@@ -58,22 +58,25 @@ std::vector<RowResult> validate_measurements(const std::vector<Measurement>& row
   std::vector<RowResult> results;
   for (const auto& m : rows) results.push_back(prepare(m, options.overrides));
   const int total = static_cast<int>(rows.size());
-  for_each_in_parallel(
-      total, options.jobs,
-      [&](int i) {
-        RowResult& r = results[static_cast<size_t>(i)];
-        try {
-          r.prediction = predict_row(r.measurement.run, options.overrides);
-        } catch (const UserError& e) {
-          throw UserError("measurement '" + r.measurement.id + "': " + e.what());
-        }
+  std::vector<std::function<std::string()>> jobs;
+  for (const auto& r : results)
+    jobs.push_back([&r, &options] {
+      try {
+        return simulate_row(r.measurement.run, options.overrides);
+      } catch (const UserError& e) {
+        throw UserError("measurement '" + r.measurement.id + "': " + e.what());
+      }
+    });
+  (void)call_in_children(
+      jobs, options.jobs,
+      [&](size_t i) {
+        if (options.on_start) options.on_start(static_cast<int>(i), total, rows[i]);
+      },
+      [&](size_t i, const std::string& text) {
+        RowResult& r = results[i];
+        r.prediction = parse_row_prediction(text, r.measurement.run);
         r.error_percent = percent_error(r.prediction.iteration_time, r.measured_time);
-      },
-      [&](int i) {
-        if (options.on_start) options.on_start(i, total, rows[static_cast<size_t>(i)]);
-      },
-      [&](int i) {
-        if (options.on_done) options.on_done(i, total, results[static_cast<size_t>(i)]);
+        if (options.on_done) options.on_done(static_cast<int>(i), total, r);
       });
   return results;
 }
