@@ -6,6 +6,8 @@
 #include "sim/core/error.hpp"
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/measured_time.hpp"
+#include <chrono>
+
 #include "sim/core/child_process.hpp"
 
 namespace trainsim {
@@ -67,14 +69,17 @@ std::vector<RowResult> validate_measurements(const std::vector<Measurement>& row
         throw UserError("measurement '" + r.measurement.id + "': " + e.what());
       }
     });
+  std::vector<std::chrono::steady_clock::time_point> started(results.size());
   (void)call_in_children(
       jobs, options.jobs,
       [&](size_t i) {
+        started[i] = std::chrono::steady_clock::now();
         if (options.on_start) options.on_start(static_cast<int>(i), total, rows[i]);
       },
       [&](size_t i, const std::string& text) {
         RowResult& r = results[i];
         r.prediction = parse_row_prediction(text, r.measurement.run);
+        r.prediction.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[i]).count();
         r.error_percent = percent_error(r.prediction.iteration_time, r.measured_time);
         if (options.on_done) options.on_done(static_cast<int>(i), total, r);
       });
