@@ -53,11 +53,14 @@ std::vector<std::pair<simgrid::s4u::Host*, Endpoint>> add_switch_hosts(
   for (size_t t = 0; t < spec.tiers.size(); ++t) {
     const TierSpec& tier = spec.tiers[t];
     if (!tier.in_network_reduction || !fabrics[t]->has_switch()) continue;
-    // Fat pipe (not shared): only adds latency; its bandwidth never limits (>= the first hop's).
-    simgrid::s4u::Link* core = catalog.fatpipe(tier.name + "_switch", tier.bandwidth * tier.devices_per_nic * tier.planes,
-                                               tier.latency / 2, static_cast<int>(t), "switch");
     const int size = built.domain_sizes[t];
     for (int d = 0; d * size < devices; ++d) {
+      // Fat pipe (not shared): only adds latency; its bandwidth never limits (>= the first hop's).
+      // One per domain, as each domain has its own switch: a single core for all domains would tie
+      // every in-network reduction of the cluster into one max-min system, re-solved at each flow.
+      simgrid::s4u::Link* core = catalog.fatpipe(tier.name + "_switch" + std::to_string(d) + "_core",
+                                                 tier.bandwidth * tier.devices_per_nic * tier.planes, tier.latency / 2,
+                                                 static_cast<int>(t), "switch");
       simgrid::s4u::Host* host = zone->create_host(spec.tiers[t].name + "_switch" + std::to_string(d), kHostSpeed);
       built.switch_hosts[t].push_back(host);
       endpoints.emplace_back(host, Endpoint{d * size, static_cast<int>(t), core});
