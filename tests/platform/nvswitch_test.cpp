@@ -69,8 +69,8 @@ TEST_CASE("an nvswitch with in-network reduction has a switch endpoint one port 
   // pipe then port1_DOWN. 1 us each way, like device-to-device routes, so CM02 (which weighs
   // flows by route latency) shares a port fairly between NVLS and point-to-point flows.
   CHECK(text ==
-        "nvlink_port3_UP nvlink_switch | 1e-06\n"
-        "nvlink_switch nvlink_port1_DOWN | 1e-06");
+        "nvlink_port3_UP nvlink_switch0_core | 1e-06\n"
+        "nvlink_switch0_core nvlink_port1_DOWN | 1e-06");
 }
 
 TEST_CASE("a flow to the switch and a point-to-point flow share a port equally", "[platform]") {
