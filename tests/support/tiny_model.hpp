@@ -1,21 +1,16 @@
 // Small GPT-style and MoE models built in code, for graph-builder tests.
 #pragma once
 #include "sim/config/run_spec.hpp"
+#include "tests/model/model_fixtures.hpp"
 #include "tests/support/tiny_run.hpp"
 
 namespace trainsim::test {
 
-// GPT as in Narayanan et al.: MHA, FFN = 4h, not gated, LayerNorm, vocab V.
+// GPT as in Narayanan et al. (tests/model's gpt_style) with untied embeddings, so the first and
+// last stages hold different tables.
 inline ModelSpec gpt_model(int layers, int hidden, int heads, int vocab) {
-  ModelSpec m;
-  m.name = "gpt-test";
-  m.layers = layers;
-  m.hidden = hidden;
-  m.heads = heads;
-  m.kv_heads = heads;
-  m.head_dim = hidden / heads;
-  m.ffn_hidden = 4 * hidden;
-  m.vocab = vocab;
+  ModelSpec m = gpt_style(layers, hidden, heads, vocab);
+  m.tied_embeddings = false;
   return m;
 }
 
