@@ -34,12 +34,10 @@ int group_node_size(const ReplayContext& ctx, const std::vector<int>& group) {
 }
 
 const CollectiveAlgorithm& pick_algorithm(const ReplayContext& ctx, const Task& task, const GroupShape& shape,
-                                          const std::vector<int>& group) {
+                                          int tier) {
   auto it = ctx.run->collectives.find(to_string(task.group));
   if (it != ctx.run->collectives.end()) return find_collective(it->second);
-  const auto& spec = ctx.run->platform;
-  const int tier = tier_between(spec, ctx.run->devices, group.front(), group.back());
-  const TierSpec& t = spec.tiers[static_cast<size_t>(tier)];
+  const TierSpec& t = ctx.run->platform.tiers[static_cast<size_t>(tier)];
   FabricHints hints;
   hints.in_network_reduction = t.in_network_reduction;
   hints.direct_links = t.topology == Topology::kFullMesh;
@@ -79,11 +77,12 @@ Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   const std::vector<int>& group = ctx.group(dev, task.group);
   if (group.size() < 2) return 0;
   const GroupShape shape{static_cast<int>(group.size()), group_node_size(ctx, group)};
-  const CollectiveAlgorithm& algorithm = pick_algorithm(ctx, task, shape, group);
+  // The tier joining the group's ends is the one its transfers use (groups are contiguous in it).
+  const int tier = tier_between(ctx.run->platform, ctx.run->devices, group.front(), group.back());
+  const CollectiveAlgorithm& algorithm = pick_algorithm(ctx, task, shape, tier);
   const MemberSchedule& mine =
       ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
   const Stream stream = stream_of(task.group);
-  const int tier = tier_between(ctx.run->platform, ctx.run->devices, group.front(), group.back());
   sg4::Host* sw = ctx.platform.switch_host(tier, dev.rank);
   std::vector<sg4::CommPtr> comms;
   Bytes sent = 0;
