@@ -52,13 +52,32 @@ int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
   return static_cast<int64_t>(std::ceil(rows * (1 - 1e-12)));  // tolerate rounding of exact quotients
 }
 
+namespace {
+
+// Sizes shared by the forward and backward of an MoE block on one device.
+struct MoeSizes {
+  double gb, ab;            // bytes per GEMM element / per activation element
+  int64_t route_tokens;     // tokens the router sees (sequence-parallel share)
+  double seq_elements;      // route_tokens * h
+  double dispatched;        // rows the local experts process (capacity-padded)
+  double all_tokens;        // tokens entering the expert GEMMs
+};
+
+MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
+  MoeSizes z;
+  z.gb = gemm_element_bytes(sh.precision);
+  z.ab = activation_element_bytes(sh.precision);
+  z.route_tokens = sequence_tokens(sh);
+  z.seq_elements = static_cast<double>(z.route_tokens) * m.hidden;
+  z.dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
+  z.all_tokens = static_cast<double>(gemm_tokens(sh));
+  return z;
+}
+
+}  // namespace
+
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
-  const double gb = gemm_element_bytes(sh.precision);
-  const double ab = activation_element_bytes(sh.precision);
-  const int64_t route_tokens = sequence_tokens(sh);
-  const double seq_elements = static_cast<double>(route_tokens) * m.hidden;
-  const double dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
-  const double all_tokens = static_cast<double>(gemm_tokens(sh));
+  const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out{
       norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab),
       gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, gb),
@@ -78,12 +97,7 @@ std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
 }
 
 std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
-  const double gb = gemm_element_bytes(sh.precision);
-  const double ab = activation_element_bytes(sh.precision);
-  const int64_t route_tokens = sequence_tokens(sh);
-  const double seq_elements = static_cast<double>(route_tokens) * m.hidden;
-  const double dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
-  const double all_tokens = static_cast<double>(gemm_tokens(sh));
+  const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out;
   if (m.moe.shared_experts > 0) out = ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh));
   // Un-permute backward reads the token gradients (and expert outputs for the probability
