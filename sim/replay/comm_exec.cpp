@@ -101,7 +101,10 @@ Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   for (const auto& pb : mine.bulk_sends) {
     const int peer = rank_of(group, pb.peer);
     add_flow(ctx, dev, peer, pb.bytes, true, stream, comms, sw);
-    latency = std::max(latency, peer >= 0 ? ctx.latency_between(dev.rank, peer) : ctx.latency_between(dev.rank, dev.rank));
+    // The switch of an in-network reduction belongs to the group's tier.
+    const Seconds hop = peer >= 0 ? ctx.latency_between(dev.rank, peer)
+                                  : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
+    latency = std::max(latency, hop);
     sent += pb.bytes;
   }
   for (const auto& pb : mine.bulk_recvs) add_flow(ctx, dev, rank_of(group, pb.peer), pb.bytes, false, stream, comms, sw);
