@@ -3,27 +3,6 @@
 namespace trainsim {
 namespace {
 
-struct Marks {
-  int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
-};
-
-// Positions of the GEMMs that bound the TP region and the expert GEMMs, ignoring weight-gradient
-// kernels (they never start or end a communication region).
-Marks find_marks(const BuildContext& ctx, const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad) {
-  Marks m;
-  for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
-    if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
-    if (kernels[static_cast<size_t>(i)].kernel_class != KernelClass::kGemm) continue;
-    if (m.first_gemm < 0) m.first_gemm = i;
-    m.last_gemm = i;
-    if (is_expert_gemm(kernels[static_cast<size_t>(i)], ctx.graph)) {
-      if (m.first_expert < 0) m.first_expert = i;
-      m.last_expert = i;
-    }
-  }
-  return m;
-}
-
 Task stamped(Task t, int microbatch, int layer, TaskRole role) {
   t.microbatch = microbatch;
   t.layer = static_cast<int16_t>(layer);
@@ -71,7 +50,7 @@ void add_cp_attention(BuildContext& ctx, Task t) {
 // The TP collectives that begin at kernel i: the SP all-gather before the first GEMM (which the
 // GEMM waits for, unless overlapped) and, with overlap, the reduction pipelined with the last
 // GEMM. Returns the overlapped ones: the kernel AFTER this one waits for them.
-std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const Marks& m, const BlockRules& rules, int i, int mb,
+std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, const BlockRules& rules, int i, int mb,
                                         int layer, TaskRole role) {
   std::vector<TaskId> overlapped;
   auto defer_last = [&] {
@@ -112,7 +91,7 @@ BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
 
 void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
                         TaskRole role) {
-  const Marks m = find_marks(ctx, block.forward, nullptr);
+  const BlockMarks& m = block.forward_marks;
   const bool ep = ctx.run.strategy.ep > 1;
   for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
@@ -134,7 +113,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
 
 TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
                            BackwardPart part) {
-  const Marks m = find_marks(ctx, block.backward, &block.wgrad);
+  const BlockMarks& m = block.backward_marks;
   const bool ep = ctx.run.strategy.ep > 1, cp = ctx.run.strategy.cp > 1;
   const TaskRole role = TaskRole::kBackward;
   // Under SP the input of the first (column-parallel) GEMM is stored sequence-sharded, so its

@@ -26,6 +26,30 @@ Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole ro
   return t;
 }
 
+bool is_expert_gemm(const Task& task, const StageGraph& graph) {
+  return graph.label_text(task.label).rfind("moe_expert", 0) == 0;
+}
+
+BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad, const StageGraph& graph) {
+  BlockMarks m;
+  for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
+    if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
+    if (kernels[static_cast<size_t>(i)].kernel_class != KernelClass::kGemm) continue;
+    if (m.first_gemm < 0) m.first_gemm = i;
+    m.last_gemm = i;
+    if (is_expert_gemm(kernels[static_cast<size_t>(i)], graph)) {
+      if (m.first_expert < 0) m.first_expert = i;
+      m.last_expert = i;
+    }
+  }
+  return m;
+}
+
+void set_marks(BlockTemplate& b, const StageGraph& graph) {
+  b.forward_marks = find_marks(b.forward, nullptr, graph);
+  b.backward_marks = find_marks(b.backward, &b.wgrad, graph);
+}
+
 BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
                          StageGraph& graph) {
   BlockTemplate b;
@@ -34,6 +58,7 @@ BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kerne
     b.backward.push_back(to_task(k, run, graph, TaskRole::kBackward));
     b.wgrad.push_back(k.weight_grad ? 1 : 0);
   }
+  set_marks(b, graph);
   return b;
 }
 
@@ -51,10 +76,6 @@ double params_of_layer(const RunSpec& run, int layer) {
 
 }  // namespace
 
-bool is_expert_gemm(const Task& task, const StageGraph& graph) {
-  return graph.label_text(task.label).rfind("moe_expert", 0) == 0;
-}
-
 KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params) {
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
@@ -66,6 +87,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, dou
     for (const char* core : {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})
       if (name.rfind(core, 0) == 0) k.attention_core.forward.push_back(t);
   }
+  set_marks(k.attention_core, graph);
   if (m.is_moe()) k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);

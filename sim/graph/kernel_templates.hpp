@@ -9,10 +9,18 @@
 
 namespace trainsim {
 
+// Where a block's communication regions begin and end: the first and last GEMM (bounds of the TP
+// region) and the first and last expert GEMM (bounds of the EP dispatch/combine), as indices into
+// the kernel list, -1 when absent. Weight-gradient kernels never bound a region.
+struct BlockMarks {
+  int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
+};
+
 struct BlockTemplate {
   std::vector<Task> forward;   // in execution order
   std::vector<Task> backward;  // in execution order; weight-gradient kernels flagged by wgrad
   std::vector<uint8_t> wgrad;  // wgrad[i]: backward[i] computes weight gradients (zero-bubble W)
+  BlockMarks forward_marks, backward_marks;  // fixed per template: computed once
 };
 
 struct KernelTemplates {
@@ -30,8 +38,5 @@ struct KernelTemplates {
 
 // `stage_params` is the parameter count this device holds (for the optimizer kernel).
 [[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params);
-
-// True if a kernel of this block is an expert (grouped) GEMM.
-[[nodiscard]] bool is_expert_gemm(const Task& task, const StageGraph& graph);
 
 }  // namespace trainsim
