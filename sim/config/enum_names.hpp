@@ -29,6 +29,12 @@ inline const EnumNames<NormKind>& norm_names() {
   return names;
 }
 
+inline const EnumNames<PositionEmbedding>& position_embedding_names() {
+  static const EnumNames<PositionEmbedding> names = {{"rope", PositionEmbedding::kRope},
+                                                     {"learned", PositionEmbedding::kLearned}};
+  return names;
+}
+
 inline const EnumNames<Recompute>& recompute_names() {
   static const EnumNames<Recompute> names = {
       {"none", Recompute::kNone}, {"selective", Recompute::kSelective}, {"full", Recompute::kFull}};

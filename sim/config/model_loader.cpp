@@ -59,7 +59,7 @@ void apply_defaults(MapReader& r, ModelSpec* m) {
 ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
   MapReader r(source, root, "",
               {"name", "description", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "gated_ffn",
-               "vocab", "tied_embeddings", "norm", "moe"});
+               "vocab", "tied_embeddings", "norm", "position_embedding", "moe"});
   ModelSpec m;
   m.source_file = source.file();
   r.read_string("name", &m.name, Need::kRequired);
@@ -74,6 +74,7 @@ ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
   r.read_int("vocab", &m.vocab, Need::kRequired, 1);
   r.read_bool("tied_embeddings", &m.tied_embeddings, Need::kOptional);
   r.read_enum("norm", &m.norm, Need::kOptional, norm_names());
+  r.read_enum("position_embedding", &m.position_embedding, Need::kOptional, position_embedding_names());
   if (auto moe = r.map("moe", Need::kOptional,
                        {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "first_dense_layers",
                         "layer_frequency", "capacity_factor"})) {

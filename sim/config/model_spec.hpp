@@ -6,6 +6,10 @@
 namespace trainsim {
 
 enum class NormKind { kLayerNorm, kRmsNorm };
+// How token positions enter the model: rotary embeddings applied to Q and K in every layer
+// (Llama, most models since 2022), or a learned absolute table added to the token embedding
+// (GPT-2/3 and Megatron-LM's default, --position-embedding-type learned_absolute).
+enum class PositionEmbedding { kRope, kLearned };
 
 struct MoeSpec {
   int experts = 0;                 // routed experts per MoE layer (0 = dense model)
@@ -31,6 +35,7 @@ struct ModelSpec {
   int vocab = 0;                   // vocabulary size V
   bool tied_embeddings = false;    // output layer shares the input embedding
   NormKind norm = NormKind::kLayerNorm;
+  PositionEmbedding position_embedding = PositionEmbedding::kRope;
   MoeSpec moe;                     // moe.experts == 0 for dense models
   bool is_moe() const { return moe.experts > 0; }
 };

@@ -106,8 +106,9 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;  // rotates Q and K
   std::vector<Kernel> out = {
       norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
-      gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_bytes),
-      elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes)};
+      gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_bytes)};
+  if (m.position_embedding == PositionEmbedding::kRope)
+    out.push_back(elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
@@ -130,8 +131,9 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
     out.push_back(core_attention_backward(m, sh));
   else
     append(out, unfused_attention_backward(a));
+  if (m.position_embedding == PositionEmbedding::kRope)
+    out.push_back(elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
   append(out, {
-      elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes),
       gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_bytes),
       gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_bytes, true),
       norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),

@@ -7,6 +7,27 @@ namespace {
 constexpr double kTokenIdBytes = 8;           // int64 token ids
 constexpr double kLogitFp32Bytes = 4;         // the cross entropy works on fp32 logits
 constexpr double kCrossEntropyFlopsPerElement = 5;  // max, subtract, exp, sum, log-term
+// Megatron-LM's vocab-parallel cross entropy (megatron/core/tensor_parallel/cross_entropy.py) is
+// a chain of separate PyTorch ops over the local logits, each a full pass through HBM:
+// forward: .float() (reads the 16-bit logits, writes fp32), max (reads), subtract the max in
+// place (reads, writes), exp in place (reads, writes), sum (reads), divide by the sum in place
+// (reads, writes; the softmax is kept for the backward) -> 5 fp32 reads, 4 fp32 writes.
+constexpr double kCrossEntropyFwdFp32Reads = 5;
+constexpr double kCrossEntropyFwdFp32Writes = 4;
+// backward: grad = softmax, minus one at the target (negligible), scaled by the incoming
+// gradient in place (reads, writes), then .float()'s backward casts it to 16 bit (reads fp32,
+// writes 16-bit) -> 2 fp32 reads, 1 fp32 write, 1 16-bit write.
+constexpr double kCrossEntropyBwdFp32Reads = 2;
+constexpr double kCrossEntropyBwdFp32Writes = 1;
+// A learned absolute position table: the forward reads the rows of the positions and adds them
+// to the token embedding (reads both, writes the sum); the backward reads the gradient and
+// accumulates it into the table's rows (reads and writes them).
+constexpr double kLearnedPositionPasses = 3;
+
+double learned_position_bytes(const ModelSpec& m, double tokens, double element_bytes) {
+  if (m.position_embedding != PositionEmbedding::kLearned) return 0;
+  return kLearnedPositionPasses * tokens * m.hidden * element_bytes;
+}
 }  // namespace
 
 int64_t local_vocab(const ModelSpec& m, const Shard& sh) { return ceil_div(m.vocab, sh.tp); }
@@ -17,7 +38,8 @@ std::vector<Kernel> embedding_forward(const ModelSpec& m, const Shard& sh) {
   Kernel k;
   k.name = "embedding.fwd";
   k.cls = KernelClass::kEmbedding;
-  k.bytes = tokens * kTokenIdBytes + tokens * m.hidden * ab / sh.tp + tokens * m.hidden * ab;
+  k.bytes = tokens * kTokenIdBytes + tokens * m.hidden * ab / sh.tp + tokens * m.hidden * ab +
+            learned_position_bytes(m, tokens, ab);
   return {k};
 }
 
@@ -29,7 +51,8 @@ std::vector<Kernel> embedding_backward(const ModelSpec& m, const Shard& sh) {
   k.cls = KernelClass::kEmbedding;
   k.weight_grad = true;
   k.flops = tokens * m.hidden / sh.tp;  // one add per accumulated element
-  k.bytes = tokens * kTokenIdBytes + tokens * m.hidden * ab + 2 * tokens * m.hidden * ab / sh.tp;
+  k.bytes = tokens * kTokenIdBytes + tokens * m.hidden * ab + 2 * tokens * m.hidden * ab / sh.tp +
+            learned_position_bytes(m, tokens, ab);
   return {k};
 }
 
@@ -39,8 +62,8 @@ std::vector<Kernel> output_forward(const ModelSpec& m, const Shard& sh) {
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
   const double logits = static_cast<double>(tokens) * static_cast<double>(v);
-  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, 0, 1, kCrossEntropyFlopsPerElement,
-                                 kLogitFp32Bytes);
+  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kCrossEntropyFwdFp32Reads, kCrossEntropyFwdFp32Writes,
+                                 kCrossEntropyFlopsPerElement, kLogitFp32Bytes);
   ce.bytes += logits * ab;  // reads the 16-bit logits the GEMM wrote
   return {
       norm_forward_kernel("final_norm.fwd", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
@@ -55,9 +78,10 @@ std::vector<Kernel> output_backward(const ModelSpec& m, const Shard& sh) {
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
   const double logits = static_cast<double>(tokens) * static_cast<double>(v);
-  // Reads the fp32 softmax, writes the 16-bit logit gradient (softmax - one_hot).
-  Kernel ce = elementwise_kernel("cross_entropy.dgrad", logits, 1, 0, 1, kLogitFp32Bytes);
-  ce.bytes += logits * ab;
+  // From the kept fp32 softmax to the 16-bit logit gradient (softmax - one_hot, scaled).
+  Kernel ce = elementwise_kernel("cross_entropy.dgrad", logits, kCrossEntropyBwdFp32Reads, kCrossEntropyBwdFp32Writes,
+                                 1, kLogitFp32Bytes);
+  ce.bytes += logits * ab;  // writes the 16-bit logit gradient
   return {
       ce,
       gemm_kernel("logits.dgrad", {tokens, m.hidden, v, 1}, gb),

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/optimizer_ops.hpp"
@@ -16,10 +17,43 @@ TEST_CASE("the logits GEMM is vocab-parallel: 2*b*s*h*V/t per device, twice that
   const std::vector<Kernel> fwd = output_forward(m, sh);
   CHECK(total_flops(fwd, KernelClass::kGemm) == 204800.0);
   CHECK(total_flops(output_backward(m, sh), KernelClass::kGemm) == 2 * 204800.0);
-  // Cross entropy reads the 2-byte logits and writes the fp32 softmax: 64·25·(2+4) = 9,600 bytes.
+  // Megatron's cross entropy, one HBM pass per op on 64·25 = 1,600 local logits: the 2-byte read
+  // by .float(), then 5 fp32 reads (cast output, max, sub, exp, sum... see embedding_ops.cpp) and
+  // 4 fp32 writes: 1,600·(2 + 20 + 16) = 60,800 bytes. Backward: 2 fp32 reads, 1 fp32 write and
+  // the 2-byte gradient: 1,600·(8 + 4 + 2) = 22,400 bytes.
+  int seen = 0;
   for (const Kernel& k : fwd) {
-    if (k.name == "cross_entropy.fwd") CHECK(k.bytes == 9600.0);
+    if (k.name == "cross_entropy.fwd") {
+      CHECK(k.bytes == 60800.0);
+      ++seen;
+    }
   }
+  for (const Kernel& k : output_backward(m, sh)) {
+    if (k.name == "cross_entropy.dgrad") {
+      CHECK(k.bytes == 22400.0);
+      ++seen;
+    }
+  }
+  CHECK(seen == 2);
+}
+
+TEST_CASE("a learned position table replaces RoPE: no rotary kernels, three more passes in the embedding", "[model]") {
+  ModelSpec m = trainsim::test::tiny_gpt();  // h=64
+  const Shard sh = shard(2, 32, 2);
+  auto has_rope = [&](const std::vector<Kernel>& ks) {
+    for (const Kernel& k : ks)
+      if (k.name.rfind("rope.", 0) == 0) return true;
+    return false;
+  };
+  m.position_embedding = PositionEmbedding::kRope;
+  CHECK(has_rope(attention_forward(m, sh)));
+  CHECK(has_rope(attention_backward(m, sh)));
+  const double rope_bytes = embedding_forward(m, sh)[0].bytes;
+  m.position_embedding = PositionEmbedding::kLearned;
+  CHECK_FALSE(has_rope(attention_forward(m, sh)));
+  CHECK_FALSE(has_rope(attention_backward(m, sh)));
+  // 64 tokens x 64 wide x 2 bytes, read the rows, read the token embedding, write the sum: 3 x 8,192.
+  CHECK(embedding_forward(m, sh)[0].bytes - rope_bytes == 3 * 8192.0);
 }
 
 TEST_CASE("the embedding gather has no FLOPs and its gradient is a deferrable weight gradient", "[model]") {
