@@ -15,15 +15,6 @@
 namespace trainsim {
 namespace {
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 std::optional<Split> split_filter(const ParsedArgs& a) {
   if (!a.has("split")) return std::nullopt;
   const std::string s = a.get("split");

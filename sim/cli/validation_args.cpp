@@ -1,5 +1,7 @@
 #include "sim/cli/validation_args.hpp"
 
+#include <sstream>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,6 +10,15 @@
 #include "sim/core/error.hpp"
 
 namespace trainsim {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
 
 std::string measurements_path(const ParsedArgs& args) {
   if (!args.positionals().empty()) return args.positionals()[0];

@@ -2,6 +2,7 @@
 // --jobs, and progress lines on stderr that are safe to write while another thread forks.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "sim/cli/args.hpp"
 #include "sim/config/measurements.hpp"
@@ -10,6 +11,8 @@ namespace trainsim {
 
 // The positional MEASUREMENTS.yaml, else <data dir>/validation/measurements.yaml.
 [[nodiscard]] std::string measurements_path(const ParsedArgs& args);
+// "a,b,,c" -> {a, b, c}: comma-separated option values (--only, --param).
+[[nodiscard]] std::vector<std::string> split_list(const std::string& text);
 // --jobs N (1..64; default `fallback`).
 [[nodiscard]] int jobs_option(const ParsedArgs& args, int fallback);
 [[nodiscard]] OptionSpec jobs_option_spec();

@@ -1,6 +1,7 @@
 #include "sim/validate/calibrate.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "sim/core/error.hpp"
@@ -81,6 +82,29 @@ CalibrationResult calibrate_parameter(const MeasurementSet& set, const Calibrati
   for (size_t i = 0; i < result.search.evaluations.size(); ++i)
     if (result.search.evaluations[i].first == result.search.best_x) result.best_rows = per_evaluation[i];
   return result;
+}
+
+JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const CalibrationOptions& base,
+                                            const std::vector<std::string>& params, int rounds,
+                                            const std::function<void(int, const std::string&)>& on_search_start) {
+  if (params.empty()) throw UserError("--param: no parameter given; valid: " + joined(calibratable_parameters()));
+  for (const auto& p : params) require_calibratable(p);
+  JointCalibrationResult out;
+  std::map<std::string, double> fitted;
+  for (int round = 0; round < std::max(1, rounds); ++round) {
+    for (const auto& param : params) {
+      if (on_search_start) on_search_start(round, param);
+      CalibrationOptions o = base;
+      o.param = param;
+      search_interval(param, &o.lo, &o.hi);
+      for (const auto& [other, value] : fitted)
+        if (other != param) o.overrides.push_back(parameter_override(other, value));
+      out.last = calibrate_parameter(set, o);
+      fitted[param] = out.last.search.best_x;
+    }
+  }
+  for (const auto& p : params) out.values.emplace_back(p, fitted[p]);
+  return out;
 }
 
 }  // namespace trainsim

@@ -47,6 +47,17 @@ void require_calibratable(const std::string& param);
 // UserError when the parameter is not calibratable or the platform has no calibrate rows.
 [[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);
 
+// Several parameters at once, by coordinate descent: each round runs calibrate_parameter for
+// every parameter in turn (over its whole search interval), with the others held at their latest
+// fitted values (before their first fit: whatever the preset and `base.overrides` say).
+struct JointCalibrationResult {
+  std::vector<std::pair<std::string, double>> values;  // parameter -> fitted value, in `params` order
+  CalibrationResult last;                              // the final one-parameter search
+};
+[[nodiscard]] JointCalibrationResult calibrate_parameters(
+    const MeasurementSet& set, const CalibrationOptions& base, const std::vector<std::string>& params, int rounds,
+    const std::function<void(int round, const std::string& param)>& on_search_start = {});
+
 // The override that sets `param` to `value`: "platform.accelerator.gemm_efficiency=0.8125".
 [[nodiscard]] std::string parameter_override(const std::string& param, double value);
 
