@@ -23,12 +23,47 @@ std::string ids(const std::vector<Measurement>& rows) {
   return out;
 }
 
+constexpr int kJointEvaluationsPerParameter = 20;  // Nelder-Mead budget per fitted parameter
+
+std::string paste_value(const std::string& param, double value) {
+  return format_text("%.4g", value) + (param == "kernel_overhead" ? "us" : "");
+}
+
+void print_best_rows(const std::vector<RowResult>& rows) {
+  const ErrorSummary best = row_errors(rows);
+  std::cout << "calibrate rows at the fitted values: mean |error| " << format_text("%.1f", best.mean_abs_percent)
+            << "%, max |error| " << format_text("%.1f", best.max_abs_percent) << "% on " << best.worst << "\n";
+  write_validation_table(std::cout, rows, summarize_validation(rows));
+}
+
+void warn_at_edge(const std::string& param, double value) {
+  double lo = 0, hi = 0;
+  search_interval(param, &lo, &hi);
+  if (value - lo < 0.01 || hi - value < 0.01)
+    std::cout << "warning: " << param << " = " << value << " lies at the edge of its search interval (" << lo << ", "
+              << hi << "): the parameters alone cannot explain the error\n";
+}
+
+void print_paste_lines(const std::string& platform, const std::vector<std::pair<std::string, double>>& values,
+                       const std::vector<Measurement>& rows, const std::vector<RowResult>& best_rows,
+                       const std::string& command, const std::string& file) {
+  const ErrorSummary best = row_errors(best_rows);
+  std::cout << "\nlines to paste under `accelerator:` in platforms/" << platform << ".yaml (not written):\n";
+  for (const auto& [param, value] : values) {
+    std::cout << "  " << param << ": " << paste_value(param, value) << "   # calibrated: `" << command
+              << "` on the calibrate rows " << ids(rows) << " of " << file << " (mean |error| "
+              << format_text("%.1f", best.mean_abs_percent) << "%, max " << format_text("%.1f", best.max_abs_percent)
+              << "%)\n";
+  }
+  for (const auto& [param, value] : values) warn_at_edge(param, value);
+}
+
 CalibrationOptions calibration_options(const ParsedArgs& a) {
   CalibrationOptions o;
   o.platform = a.get("platform");
   o.evaluations = option_int(a, "evaluations", o.evaluations);
-  if (o.evaluations < 2 || o.evaluations > 100)
-    throw UserError("--evaluations: expected 2..100, got " + std::to_string(o.evaluations));
+  if (o.evaluations < 2 || o.evaluations > 200)
+    throw UserError("--evaluations: expected 2..200, got " + std::to_string(o.evaluations));
   o.overrides = a.all("set");
   o.jobs = jobs_option(a, 2);
   o.on_evaluation_start = [](int i, double x) { progress_line(format_text("evaluation %d: x = %.6g ...", i + 1, x)); };
@@ -41,43 +76,45 @@ CalibrationOptions calibration_options(const ParsedArgs& a) {
   return o;
 }
 
-std::string paste_value(const std::string& param, double value) {
-  return format_text("%.4g", value) + (param == "kernel_overhead" ? "us" : "");
+// What either search found: the fitted values and the rows at them.
+struct Fit {
+  std::vector<std::pair<std::string, double>> values;
+  std::vector<Measurement> rows;
+  std::vector<RowResult> best_rows;
+};
+
+Fit fit_one(const MeasurementSet& set, CalibrationOptions o, const std::string& param) {
+  o.param = param;
+  search_interval(param, &o.lo, &o.hi);
+  std::cout << "calibrating " << param << " of " << o.platform << " by golden-section search over (" << o.lo << ", "
+            << o.hi << "), " << o.evaluations << " evaluations\n  eval   " << format_text("%10s", param.substr(0, 10).c_str())
+            << "   mean sq. rel. err   mean |e| %   max |e| %\n"
+            << std::flush;
+  const CalibrationResult r = calibrate_parameter(set, o);
+  return {{{param, r.search.best_x}}, r.rows, r.best_rows};
 }
 
-void print_best_rows(const CalibrationResult& r) {
-  const ErrorSummary best = row_errors(r.best_rows);
-  std::cout << "calibrate rows at the fitted values: mean |error| " << format_text("%.1f", best.mean_abs_percent)
-            << "%, max |error| " << format_text("%.1f", best.max_abs_percent) << "% on " << best.worst << "\n";
-  write_validation_table(std::cout, r.best_rows, summarize_validation(r.best_rows));
+Fit fit_several(const MeasurementSet& set, const CalibrationOptions& o, const std::vector<std::string>& params,
+                int evaluations) {
+  std::cout << "calibrating " << params.size() << " parameters of " << o.platform << " together (Nelder-Mead from the"
+            << " preset's values), " << evaluations << " evaluations\n  eval";
+  for (const auto& p : params) std::cout << "   " << format_text("%10s", p.substr(0, 10).c_str());
+  std::cout << "   mean sq. rel. err   mean |e| %   max |e| %\n" << std::flush;
+  auto line = [](int i, const std::vector<double>& x, double msre, const std::vector<RowResult>& rows) {
+    const ErrorSummary e = row_errors(rows);
+    std::cout << format_text("  %3d", i + 1);
+    for (double v : x) std::cout << format_text("   %10.6g", v);
+    std::cout << format_text("   %14.6g   %8.1f   %8.1f\n", msre, e.mean_abs_percent, e.max_abs_percent) << std::flush;
+    progress_line(format_text("evaluation %d done", i + 1));
+  };
+  const JointCalibrationResult r = calibrate_parameters(set, o, params, evaluations, line);
+  return {r.values, r.rows, r.best_rows};
 }
 
-void warn_at_edge(const std::string& param, double value) {
-  double lo = 0, hi = 0;
-  search_interval(param, &lo, &hi);
-  if (value - lo < 0.01 || hi - value < 0.01)
-    std::cout << "warning: " << param << " = " << value << " lies at the edge of its search interval (" << lo << ", "
-              << hi << "): the parameters alone cannot explain the error\n";
-}
-
-void print_paste_lines(const std::string& platform, const std::vector<std::pair<std::string, double>>& values,
-                       const CalibrationResult& r, const std::string& command, const std::string& file) {
-  const ErrorSummary best = row_errors(r.best_rows);
-  std::cout << "\nlines to paste under `accelerator:` in platforms/" << platform << ".yaml (not written):\n";
-  for (const auto& [param, value] : values) {
-    std::cout << "  " << param << ": " << paste_value(param, value) << "   # calibrated: `" << command
-              << "` on the calibrate rows " << ids(r.rows) << " of " << file << " (mean |error| "
-              << format_text("%.1f", best.mean_abs_percent) << "%, max " << format_text("%.1f", best.max_abs_percent)
-              << "%)\n";
-  }
-  for (const auto& [param, value] : values) warn_at_edge(param, value);
-}
-
-std::string command_line(const CalibrationOptions& o, const std::vector<std::string>& params, int rounds) {
-  std::string params_text;
-  for (const auto& p : params) params_text += (params_text.empty() ? "" : ",") + p;
-  std::string out = "trainsim calibrate --platform " + o.platform + " --param " + params_text;
-  if (params.size() > 1) out += " --rounds " + std::to_string(rounds);
+std::string command_line(const CalibrationOptions& o, const std::vector<std::string>& params, int evaluations) {
+  std::string out = "trainsim calibrate --platform " + o.platform + " --param ";
+  for (size_t i = 0; i < params.size(); ++i) out += (i ? "," : "") + params[i];
+  out += " --evaluations " + std::to_string(evaluations);
   for (const auto& s : o.overrides) out += " --set " + s;
   return out;
 }
@@ -88,26 +125,18 @@ int run_calibrate(const ParsedArgs& a) {
   const MeasurementSet set = load_measurements(file);
   const CalibrationOptions o = calibration_options(a);
   const std::vector<std::string> params = split_list(a.get("param", "gemm_efficiency"));
+  if (params.empty()) throw UserError("--param: expected NAME[,NAME]; valid: gemm_efficiency, attention_efficiency, memory_efficiency, kernel_overhead");
   for (const auto& p : params) require_calibratable(p);
-  const int rounds = params.size() > 1 ? option_int(a, "rounds", 2) : 1;
-  if (rounds < 1 || rounds > 10) throw UserError("--rounds: expected 1..10, got " + std::to_string(rounds));
+  const int evaluations =
+      params.size() == 1 ? o.evaluations : option_int(a, "evaluations", kJointEvaluationsPerParameter * static_cast<int>(params.size()));
   std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << ids(calibration_rows(set, o.platform))
             << "\n" << std::flush;
-  auto announce = [&](int round, const std::string& param) {
-    double lo = 0, hi = 0;
-    search_interval(param, &lo, &hi);
-    std::cout << "\nround " << round + 1 << " of " << rounds << ": " << param << " of " << o.platform
-              << " by golden-section search over (" << lo << ", " << hi << "), " << o.evaluations << " evaluations\n"
-              << "  eval   " << format_text("%10s", param.substr(0, 10).c_str())
-              << "   mean sq. rel. err   mean |e| %   max |e| %\n"
-              << std::flush;
-  };
-  const JointCalibrationResult r = calibrate_parameters(set, o, params, rounds, announce);
+  const Fit fit = params.size() == 1 ? fit_one(set, o, params[0]) : fit_several(set, o, params, evaluations);
   std::cout << "\nbest:";
-  for (const auto& [param, value] : r.values) std::cout << " " << param << " = " << format_text("%.6g", value);
+  for (const auto& [param, value] : fit.values) std::cout << " " << param << " = " << format_text("%.6g", value);
   std::cout << "\n";
-  print_best_rows(r.last);
-  print_paste_lines(o.platform, r.values, r.last, command_line(o, params, rounds), file);
+  print_best_rows(fit.best_rows);
+  print_paste_lines(o.platform, fit.values, fit.rows, fit.best_rows, command_line(o, params, evaluations), file);
   return 0;
 }
 
@@ -121,17 +150,16 @@ Command calibrate_command() {
   spec.options = {
       {"platform", "NAME", "platform preset whose calibrate rows are used (the rows' hardware)"},
       {"param", "NAME[,NAME]", "accelerator parameter(s) to fit: gemm_efficiency (default), attention_efficiency, memory_efficiency, kernel_overhead (us)"},
-      {"rounds", "N", "with several parameters: coordinate-descent rounds, each fitting every parameter in turn (default 2)"},
-      {"evaluations", "N", "number of simulations of the row set per one-parameter search (default 12)"},
+      {"evaluations", "N", "simulations of the row set: default 12 for one parameter, 20 per parameter for several"},
       jobs_option_spec(),
       set_option()};
   spec.details =
       "Minimises the mean squared relative error of predicted vs measured seconds per iteration over the\n"
       "platform's `calibrate` rows (never `check` rows) by golden-section search over (0.3, 1.0); each\n"
       "evaluation simulates every such row with --set platform.accelerator.PARAM=x. The preset is not changed:\n"
-      "the fitted value is printed with the rows it came from, ready to paste. With several parameters\n"
-      "(--param gemm_efficiency,memory_efficiency) each round fits every parameter in turn, the others held at\n"
-      "their latest values (coordinate descent); the first fit of each starts from the preset's values.";
+      "the fitted value is printed with the rows it came from, ready to paste. Several parameters\n"
+      "(--param gemm_efficiency,memory_efficiency) are fitted together by Nelder-Mead, starting from the preset's\n"
+      "values: one parameter at a time would crawl along the valley where two efficiencies trade off.";
   spec.max_positionals = 1;
   return {spec, run_calibrate};
 }

@@ -1,9 +1,9 @@
 #include "sim/validate/calibrate.hpp"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
+#include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/text_format.hpp"
@@ -84,27 +84,48 @@ CalibrationResult calibrate_parameter(const MeasurementSet& set, const Calibrati
   return result;
 }
 
+double preset_value(const std::string& platform, const std::string& param) {
+  require_calibratable(param);
+  const AcceleratorSpec acc = load_platform(platform).accelerator;
+  if (param == "gemm_efficiency") return acc.gemm_efficiency;
+  if (param == "attention_efficiency") return acc.attention_efficiency;
+  if (param == "memory_efficiency") return acc.memory_efficiency;
+  return acc.kernel_overhead * 1e6;  // kernel_overhead, searched in microseconds
+}
+
 JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const CalibrationOptions& base,
-                                            const std::vector<std::string>& params, int rounds,
-                                            const std::function<void(int, const std::string&)>& on_search_start) {
+                                            const std::vector<std::string>& params, int evaluations,
+                                            const JointEvaluationCallback& on_evaluation) {
   if (params.empty()) throw UserError("--param: no parameter given; valid: " + joined(calibratable_parameters()));
-  for (const auto& p : params) require_calibratable(p);
-  JointCalibrationResult out;
-  std::map<std::string, double> fitted;
-  for (int round = 0; round < std::max(1, rounds); ++round) {
-    for (const auto& param : params) {
-      if (on_search_start) on_search_start(round, param);
-      CalibrationOptions o = base;
-      o.param = param;
-      search_interval(param, &o.lo, &o.hi);
-      for (const auto& [other, value] : fitted)
-        if (other != param) o.overrides.push_back(parameter_override(other, value));
-      out.last = calibrate_parameter(set, o);
-      fitted[param] = out.last.search.best_x;
-    }
+  JointCalibrationResult result;
+  std::vector<double> start, lo, hi;
+  for (const auto& p : params) {
+    require_calibratable(p);
+    double l = 0, h = 0;
+    search_interval(p, &l, &h);
+    lo.push_back(l);
+    hi.push_back(h);
+    start.push_back(std::clamp(preset_value(base.platform, p), l + 1e-3 * (h - l), h - 1e-3 * (h - l)));
   }
-  for (const auto& p : params) out.values.emplace_back(p, fitted[p]);
-  return out;
+  result.rows = calibration_rows(set, base.platform);
+  std::vector<std::vector<RowResult>> per_evaluation;
+  auto objective = [&](const std::vector<double>& x) {
+    ValidationOptions v;
+    v.overrides = base.overrides;
+    for (size_t i = 0; i < params.size(); ++i) v.overrides.push_back(parameter_override(params[i], x[i]));
+    v.jobs = base.jobs;
+    per_evaluation.push_back(validate_measurements(result.rows, v));
+    std::vector<std::pair<double, double>> pm;
+    for (const auto& r : per_evaluation.back()) pm.emplace_back(r.prediction.iteration_time, r.measured_time);
+    const double msre = mean_squared_relative_error(pm);
+    if (on_evaluation) on_evaluation(static_cast<int>(per_evaluation.size()) - 1, x, msre, per_evaluation.back());
+    return msre;
+  };
+  result.search = nelder_mead_minimize(objective, start, lo, hi, evaluations);
+  for (size_t i = 0; i < result.search.evaluations.size(); ++i)
+    if (result.search.evaluations[i].first == result.search.best_x) result.best_rows = per_evaluation[i];
+  for (size_t i = 0; i < params.size(); ++i) result.values.emplace_back(params[i], result.search.best_x[i]);
+  return result;
 }
 
 }  // namespace trainsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/validate/golden_section.hpp"
+#include "sim/validate/nelder_mead.hpp"
 #include "sim/validate/validation_run.hpp"
 
 namespace trainsim {
@@ -47,16 +48,22 @@ void require_calibratable(const std::string& param);
 // UserError when the parameter is not calibratable or the platform has no calibrate rows.
 [[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);
 
-// Several parameters at once, by coordinate descent: each round runs calibrate_parameter for
-// every parameter in turn (over its whole search interval), with the others held at their latest
-// fitted values (before their first fit: whatever the preset and `base.overrides` say).
+// Several parameters at once (e.g. gemm_efficiency and memory_efficiency, which trade against
+// each other): Nelder-Mead over their search intervals, starting from the platform preset's
+// values. Each evaluation simulates every calibrate row with all the parameters overridden.
 struct JointCalibrationResult {
   std::vector<std::pair<std::string, double>> values;  // parameter -> fitted value, in `params` order
-  CalibrationResult last;                              // the final one-parameter search
+  std::vector<Measurement> rows;                       // the calibrate rows that were used
+  NelderMeadResult search;                             // every (point, mean squared relative error)
+  std::vector<RowResult> best_rows;                    // the rows' results at search.best_x
 };
-[[nodiscard]] JointCalibrationResult calibrate_parameters(
-    const MeasurementSet& set, const CalibrationOptions& base, const std::vector<std::string>& params, int rounds,
-    const std::function<void(int round, const std::string& param)>& on_search_start = {});
+using JointEvaluationCallback =
+    std::function<void(int evaluation, const std::vector<double>& x, double msre, const std::vector<RowResult>& rows)>;
+[[nodiscard]] JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const CalibrationOptions& base,
+                                                          const std::vector<std::string>& params, int evaluations,
+                                                          const JointEvaluationCallback& on_evaluation = {});
+// The preset's current value of a calibratable parameter (kernel_overhead in microseconds).
+[[nodiscard]] double preset_value(const std::string& platform, const std::string& param);
 
 // The override that sets `param` to `value`: "platform.accelerator.gemm_efficiency=0.8125".
 [[nodiscard]] std::string parameter_override(const std::string& param, double value);
