@@ -61,7 +61,7 @@ TEST_CASE("simulating rows two at a time gives the same predictions as one at a 
 
 // Target of issue 5: check rows within 10 % of the measurement (maximum). The two 8-GPU
 // Korthikanti rows (check split: they never set a parameter) replay in well under a second;
-// with the calibrated A100 preset they are at +3.3 % and +3.7 % (validation/REPORT.md), so this
+// with the calibrated A100 preset they are at +3.5 % and +1.8 % (validation/REPORT.md), so this
 // fails only if a change moves a prediction past the issue's bound.
 TEST_CASE("the 8-GPU Korthikanti check rows are predicted within 10%", "[validate]") {
   const auto rows = validate_measurements(
