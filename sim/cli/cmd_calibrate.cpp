@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
@@ -125,8 +126,12 @@ int run_calibrate(const ParsedArgs& a) {
   const MeasurementSet set = load_measurements(file);
   const CalibrationOptions o = calibration_options(a);
   const std::vector<std::string> params = split_list(a.get("param", "gemm_efficiency"));
-  if (params.empty()) throw UserError("--param: expected NAME[,NAME]; valid: gemm_efficiency, attention_efficiency, memory_efficiency, kernel_overhead");
-  for (const auto& p : params) require_calibratable(p);
+  if (params.empty()) require_calibratable("");  // names the valid parameters
+  for (size_t i = 0; i < params.size(); ++i) {
+    require_calibratable(params[i]);
+    if (std::find(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(i), params[i]) != params.begin() + static_cast<std::ptrdiff_t>(i))
+      throw UserError("--param: '" + params[i] + "' is given twice; each parameter is fitted once");
+  }
   const int evaluations =
       params.size() == 1 ? o.evaluations : option_int(a, "evaluations", kJointEvaluationsPerParameter * static_cast<int>(params.size()));
   std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << ids(calibration_rows(set, o.platform))

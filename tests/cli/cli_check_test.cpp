@@ -77,3 +77,16 @@ TEST_CASE("trainsim list shows presets and every registered component", "[cli]")
     CHECK(r.out.find(name) != std::string::npos);
   CHECK(run_trainsim("list gadgets").exit_code == 2);
 }
+
+TEST_CASE("calibrate refuses a parameter given twice, an unknown one and an empty list, with exit 2",
+          "[cli]") {
+  const CommandResult twice = run_trainsim("calibrate --platform ascend-910b-pod --param gemm_efficiency,gemm_efficiency");
+  CHECK(twice.exit_code == 2);
+  CHECK(twice.err.find("given twice") != std::string::npos);
+  const CommandResult unknown = run_trainsim("calibrate --platform ascend-910b-pod --param gemm_efficiency,peak_flops");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("memory_efficiency") != std::string::npos);  // the valid ones are listed
+  const CommandResult empty = run_trainsim("calibrate --platform ascend-910b-pod --param ,");
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.err.find("gemm_efficiency") != std::string::npos);
+}
