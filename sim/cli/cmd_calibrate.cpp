@@ -132,8 +132,10 @@ int run_calibrate(const ParsedArgs& a) {
     if (std::find(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(i), params[i]) != params.begin() + static_cast<std::ptrdiff_t>(i))
       throw UserError("--param: '" + params[i] + "' is given twice; each parameter is fitted once");
   }
-  const int evaluations =
-      params.size() == 1 ? o.evaluations : option_int(a, "evaluations", kJointEvaluationsPerParameter * static_cast<int>(params.size()));
+  // --evaluations is read (and range-checked) once, in calibration_options; only its default differs.
+  const int evaluations = params.size() == 1 || a.has("evaluations")
+                              ? o.evaluations
+                              : kJointEvaluationsPerParameter * static_cast<int>(params.size());
   std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << ids(calibration_rows(set, o.platform))
             << "\n" << std::flush;
   const Fit fit = params.size() == 1 ? fit_one(set, o, params[0]) : fit_several(set, o, params, evaluations);

@@ -17,6 +17,33 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
+// Every evaluation of a search: the rows' results, and which evaluation scored lowest (the first
+// such, as both searches report their best point).
+struct EvaluationHistory {
+  std::vector<std::vector<RowResult>> rows;
+  size_t best = 0;
+  double best_msre = 0;
+};
+
+// Simulates `rows` with the options' overrides plus `params[i] = x[i]`; records the results in
+// `history` and returns their mean squared relative error.
+double evaluate_rows(const std::vector<Measurement>& rows, const CalibrationOptions& o,
+                     const std::vector<std::string>& params, const std::vector<double>& x, EvaluationHistory* history) {
+  ValidationOptions v;
+  v.overrides = o.overrides;
+  for (size_t i = 0; i < params.size(); ++i) v.overrides.push_back(parameter_override(params[i], x[i]));
+  v.jobs = o.jobs;
+  history->rows.push_back(validate_measurements(rows, v));
+  std::vector<std::pair<double, double>> pm;
+  for (const auto& r : history->rows.back()) pm.emplace_back(r.prediction.iteration_time, r.measured_time);
+  const double msre = mean_squared_relative_error(pm);
+  if (history->rows.size() == 1 || msre < history->best_msre) {
+    history->best = history->rows.size() - 1;
+    history->best_msre = msre;
+  }
+  return msre;
+}
+
 }  // namespace
 
 std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform) {
@@ -63,24 +90,16 @@ CalibrationResult calibrate_parameter(const MeasurementSet& set, const Calibrati
   require_calibratable(options.param);
   CalibrationResult result;
   result.rows = calibration_rows(set, options.platform);
-  std::vector<std::vector<RowResult>> per_evaluation;
+  EvaluationHistory history;
   auto objective = [&](double x) {
-    const int index = static_cast<int>(per_evaluation.size());
+    const int index = static_cast<int>(history.rows.size());
     if (options.on_evaluation_start) options.on_evaluation_start(index, x);
-    ValidationOptions v;
-    v.overrides = options.overrides;
-    v.overrides.push_back(parameter_override(options.param, x));
-    v.jobs = options.jobs;
-    per_evaluation.push_back(validate_measurements(result.rows, v));
-    std::vector<std::pair<double, double>> pm;
-    for (const auto& r : per_evaluation.back()) pm.emplace_back(r.prediction.iteration_time, r.measured_time);
-    const double msre = mean_squared_relative_error(pm);
-    if (options.on_evaluation_done) options.on_evaluation_done(index, x, msre, per_evaluation.back());
+    const double msre = evaluate_rows(result.rows, options, {options.param}, {x}, &history);
+    if (options.on_evaluation_done) options.on_evaluation_done(index, x, msre, history.rows.back());
     return msre;
   };
   result.search = golden_section_minimize(objective, options.lo, options.hi, options.evaluations);
-  for (size_t i = 0; i < result.search.evaluations.size(); ++i)
-    if (result.search.evaluations[i].first == result.search.best_x) result.best_rows = per_evaluation[i];
+  result.best_rows = history.rows[history.best];
   return result;
 }
 
@@ -108,22 +127,14 @@ JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const Cal
     start.push_back(std::clamp(preset_value(base.platform, p), l + 1e-3 * (h - l), h - 1e-3 * (h - l)));
   }
   result.rows = calibration_rows(set, base.platform);
-  std::vector<std::vector<RowResult>> per_evaluation;
+  EvaluationHistory history;
   auto objective = [&](const std::vector<double>& x) {
-    ValidationOptions v;
-    v.overrides = base.overrides;
-    for (size_t i = 0; i < params.size(); ++i) v.overrides.push_back(parameter_override(params[i], x[i]));
-    v.jobs = base.jobs;
-    per_evaluation.push_back(validate_measurements(result.rows, v));
-    std::vector<std::pair<double, double>> pm;
-    for (const auto& r : per_evaluation.back()) pm.emplace_back(r.prediction.iteration_time, r.measured_time);
-    const double msre = mean_squared_relative_error(pm);
-    if (on_evaluation) on_evaluation(static_cast<int>(per_evaluation.size()) - 1, x, msre, per_evaluation.back());
+    const double msre = evaluate_rows(result.rows, base, params, x, &history);
+    if (on_evaluation) on_evaluation(static_cast<int>(history.rows.size()) - 1, x, msre, history.rows.back());
     return msre;
   };
   result.search = nelder_mead_minimize(objective, start, lo, hi, evaluations);
-  for (size_t i = 0; i < result.search.evaluations.size(); ++i)
-    if (result.search.evaluations[i].first == result.search.best_x) result.best_rows = per_evaluation[i];
+  result.best_rows = history.rows[history.best];
   for (size_t i = 0; i < params.size(); ++i) result.values.emplace_back(params[i], result.search.best_x[i]);
   return result;
 }

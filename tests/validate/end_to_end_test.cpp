@@ -3,6 +3,7 @@
 // ms-llama2-7b (8 Ascend 910B, dp 4, folded to one data-parallel replica). Each takes well under a second.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
@@ -22,6 +23,21 @@ std::vector<RowResult> smallest_rows(int jobs) {
   ValidationOptions o;
   o.jobs = jobs;
   return validate_measurements(select_measurements(published(), {"k22-22b-full", "ms-llama2-7b"}, std::nullopt), o);
+}
+
+// A one-row measurement set: `run` (a 910B run) measured at `seconds` per iteration, split calibrate.
+MeasurementSet synthetic_calibrate_row(const std::filesystem::path& run, double seconds) {
+  MeasurementSet set;
+  set.file = "synthetic";
+  Measurement m;
+  m.id = "synthetic";
+  m.run = run;
+  m.split = Split::kCalibrate;
+  m.hardware = "ascend-910b-pod";
+  m.metric = MeasuredMetric::kIterationSeconds;
+  m.value = seconds;
+  set.rows = {m};
+  return set;
 }
 
 }  // namespace
@@ -88,16 +104,7 @@ TEST_CASE("calibration recovers the efficiency that produced a synthetic measure
   // 0.7 x 0.618^10 = 0.0057 around the minimum (see golden_section_test).
   const auto run = data_dir() / "validation" / "runs" / "ms-llama2-7b.yaml";
   const double target = predict_row(run, {parameter_override("gemm_efficiency", 0.6)}).iteration_time;
-  MeasurementSet set;
-  set.file = "synthetic";
-  Measurement m;
-  m.id = "synthetic";
-  m.run = run;
-  m.split = Split::kCalibrate;
-  m.hardware = "ascend-910b-pod";
-  m.metric = MeasuredMetric::kIterationSeconds;
-  m.value = target;
-  set.rows = {m};
+  const MeasurementSet set = synthetic_calibrate_row(run, target);
   CalibrationOptions o;
   o.platform = "ascend-910b-pod";
   const CalibrationResult r = calibrate_parameter(set, o);
@@ -113,16 +120,8 @@ TEST_CASE("joint calibration reports the rows at the pair of values it fitted", 
   // (re-simulated here), and fit the synthetic measurement closely: the preset's memory_efficiency
   // with gemm_efficiency 0.6 is one exact solution, so a good point exists inside the box.
   const auto run = data_dir() / "validation" / "runs" / "ms-llama2-7b.yaml";
-  MeasurementSet set;
-  set.file = "synthetic";
-  Measurement m;
-  m.id = "synthetic";
-  m.run = run;
-  m.split = Split::kCalibrate;
-  m.hardware = "ascend-910b-pod";
-  m.metric = MeasuredMetric::kIterationSeconds;
-  m.value = predict_row(run, {parameter_override("gemm_efficiency", 0.6)}).iteration_time;
-  set.rows = {m};
+  const MeasurementSet set =
+      synthetic_calibrate_row(run, predict_row(run, {parameter_override("gemm_efficiency", 0.6)}).iteration_time);
   CalibrationOptions o;
   o.platform = "ascend-910b-pod";
   const JointCalibrationResult r = calibrate_parameters(set, o, {"memory_efficiency", "gemm_efficiency"}, 12);
