@@ -5,6 +5,7 @@
 #include "sim/cli/run_loading.hpp"
 #include "sim/cli/validation_args.hpp"
 #include "sim/core/error.hpp"
+#include "sim/validate/accelerator_params.hpp"
 #include "sim/validate/calibrate.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
@@ -25,10 +26,6 @@ std::string ids(const std::vector<Measurement>& rows) {
 }
 
 constexpr int kJointEvaluationsPerParameter = 20;  // Nelder-Mead budget per fitted parameter
-
-std::string paste_value(const std::string& param, double value) {
-  return format_text("%.4g", value) + (param == "kernel_overhead" ? "us" : "");
-}
 
 void print_best_rows(const std::vector<RowResult>& rows) {
   const ErrorSummary best = row_errors(rows);
@@ -51,7 +48,7 @@ void print_paste_lines(const std::string& platform, const std::vector<std::pair<
   const ErrorSummary best = row_errors(best_rows);
   std::cout << "\nlines to paste under `accelerator:` in platforms/" << platform << ".yaml (not written):\n";
   for (const auto& [param, value] : values) {
-    std::cout << "  " << param << ": " << paste_value(param, value) << "   # calibrated: `" << command
+    std::cout << "  " << param << ": " << parameter_text(param, value) << "   # calibrated: `" << command
               << "` on the calibrate rows " << ids(rows) << " of " << file << " (mean |error| "
               << format_text("%.1f", best.mean_abs_percent) << "%, max " << format_text("%.1f", best.max_abs_percent)
               << "%)\n";
@@ -126,12 +123,7 @@ int run_calibrate(const ParsedArgs& a) {
   const MeasurementSet set = load_measurements(file);
   const CalibrationOptions o = calibration_options(a);
   const std::vector<std::string> params = split_list(a.get("param", "gemm_efficiency"));
-  if (params.empty()) require_calibratable("");  // names the valid parameters
-  for (size_t i = 0; i < params.size(); ++i) {
-    require_calibratable(params[i]);
-    if (std::find(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(i), params[i]) != params.begin() + static_cast<std::ptrdiff_t>(i))
-      throw UserError("--param: '" + params[i] + "' is given twice; each parameter is fitted once");
-  }
+  require_parameters(params, calibratable_parameters(), "--param");
   // --evaluations is read (and range-checked) once, in calibration_options; only its default differs.
   const int evaluations = params.size() == 1 || a.has("evaluations")
                               ? o.evaluations

@@ -5,17 +5,12 @@
 
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
+#include "sim/validate/accelerator_params.hpp"
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/text_format.hpp"
 
 namespace trainsim {
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 // Every evaluation of a search: the rows' results, and which evaluation scored lowest (the first
 // such, as both searches report their best point).
@@ -53,16 +48,12 @@ std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::
     for (const auto& m : set.rows)
       if (m.split == Split::kCalibrate) with_rows.insert(m.hardware);
     throw UserError("--platform: no calibrate rows for '" + platform + "' in " + set.file +
-                    "; valid: " + joined({with_rows.begin(), with_rows.end()}));
+                    "; valid: " + joined_names({with_rows.begin(), with_rows.end()}));
   }
   return rows;
 }
 
-void require_calibratable(const std::string& param) {
-  const auto& valid = calibratable_parameters();
-  if (std::find(valid.begin(), valid.end(), param) == valid.end())
-    throw UserError("--param: '" + param + "' cannot be calibrated; valid: " + joined(valid));
-}
+void require_calibratable(const std::string& param) { require_parameter(param, calibratable_parameters(), "--param"); }
 
 const std::vector<std::string>& calibratable_parameters() {
   static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
@@ -76,15 +67,7 @@ std::string parameter_override(const std::string& param, double value) {
   return "platform.accelerator." + param + "=" + format_text("%.6g", value) + unit;
 }
 
-void search_interval(const std::string& param, double* lo, double* hi) {
-  if (param == "kernel_overhead") {
-    *lo = 0;
-    *hi = 40;  // microseconds per kernel
-  } else {
-    *lo = 0.3;
-    *hi = 1.0;
-  }
-}
+void search_interval(const std::string& param, double* lo, double* hi) { parameter_interval(param, lo, hi); }
 
 CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options) {
   require_calibratable(options.param);
@@ -105,21 +88,16 @@ CalibrationResult calibrate_parameter(const MeasurementSet& set, const Calibrati
 
 double preset_value(const std::string& platform, const std::string& param) {
   require_calibratable(param);
-  const AcceleratorSpec acc = load_platform(platform).accelerator;
-  if (param == "gemm_efficiency") return acc.gemm_efficiency;
-  if (param == "attention_efficiency") return acc.attention_efficiency;
-  if (param == "memory_efficiency") return acc.memory_efficiency;
-  return acc.kernel_overhead * 1e6;  // kernel_overhead, searched in microseconds
+  return get_parameter(load_platform(platform).accelerator, param);
 }
 
 JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const CalibrationOptions& base,
                                             const std::vector<std::string>& params, int evaluations,
                                             const JointEvaluationCallback& on_evaluation) {
-  if (params.empty()) throw UserError("--param: no parameter given; valid: " + joined(calibratable_parameters()));
+  require_parameters(params, calibratable_parameters(), "--param");
   JointCalibrationResult result;
   std::vector<double> start, lo, hi;
   for (const auto& p : params) {
-    require_calibratable(p);
     double l = 0, h = 0;
     search_interval(p, &l, &h);
     lo.push_back(l);

@@ -1,0 +1,30 @@
+// The accelerator parameters a fit may move, by their YAML names: how to read one from an
+// AcceleratorSpec, set it, and the interval a search keeps it in. Times are handled in
+// microseconds (kernel_overhead), GEMM prologue cost in K steps (gemm_k_overhead), the rest
+// are fractions of a peak.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/config/platform_spec.hpp"
+
+namespace trainsim {
+
+// gemm_efficiency, gemm_k_overhead, attention_efficiency, memory_efficiency, kernel_overhead.
+[[nodiscard]] const std::vector<std::string>& accelerator_parameter_names();
+// UserError naming `option` and listing `valid` unless `name` is one of them.
+void require_parameter(const std::string& name, const std::vector<std::string>& valid, const std::string& option);
+// The same for a list: UserError when it is empty, names an invalid parameter or one twice.
+void require_parameters(const std::vector<std::string>& names, const std::vector<std::string>& valid,
+                        const std::string& option);
+// Search interval: efficiencies (0.3, 1), kernel_overhead (0, 40) us, gemm_k_overhead (0, 2048) K steps.
+void parameter_interval(const std::string& name, double* lo, double* hi);
+// The value in the unit above (kernel_overhead in microseconds).
+[[nodiscard]] double get_parameter(const AcceleratorSpec& acc, const std::string& name);
+void set_parameter(AcceleratorSpec* acc, const std::string& name, double value);
+// The YAML spelling of a value: "0.8125", "6.1us", "144".
+[[nodiscard]] std::string parameter_text(const std::string& name, double value);
+// "a, b, c"
+[[nodiscard]] std::string joined_names(const std::vector<std::string>& names);
+
+}  // namespace trainsim
