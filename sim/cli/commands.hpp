@@ -24,5 +24,6 @@ Command graph_command();
 Command simulate_command();
 Command validate_command();
 Command calibrate_command();
+Command kernels_command();
 
 }  // namespace trainsim

@@ -6,8 +6,9 @@
 namespace trainsim {
 
 const std::vector<Command>& commands() {
-  static const std::vector<Command> all = {list_command(),     check_command(),    graph_command(),
-                                           simulate_command(), validate_command(), calibrate_command()};
+  static const std::vector<Command> all = {list_command(),     check_command(),     graph_command(),
+                                           simulate_command(), validate_command(),  calibrate_command(),
+                                           kernels_command()};
   return all;
 }
 

@@ -1,0 +1,36 @@
+// `trainsim kernels`, run as a user runs it: the report, the fit and its paste lines, and bad input.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/run_command.hpp"
+
+using namespace trainsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kTable = (fs::path(TRAINSIM_TEST_DIR).parent_path() / "validation/kernels/h100-sxm-bf16-gemm.yaml").string();
+}
+
+TEST_CASE("trainsim kernels reports every measured GEMM and, with --fit, the values to paste", "[cli]") {
+  const CommandResult report = run_trainsim("kernels " + kTable + " --platform dgx-h100-superpod");
+  REQUIRE(report.exit_code == 0);
+  CHECK(report.out.find("95 GEMMs: mean |error|") != std::string::npos);
+  CHECK(report.out.find("   4096    4096     256") != std::string::npos);  // a row: batch 1, 4096 x 4096, k 256
+  const CommandResult fit =
+      run_trainsim("kernels " + kTable + " --platform dgx-h100-superpod --fit gemm_k_overhead,kernel_overhead");
+  REQUIRE(fit.exit_code == 0);
+  CHECK(fit.out.find("  gemm_k_overhead: ") != std::string::npos);
+  CHECK(fit.out.find("  kernel_overhead: ") != std::string::npos);
+  CHECK(fit.out.find("us   # fitted: `trainsim kernels") != std::string::npos);
+}
+
+TEST_CASE("trainsim kernels refuses another accelerator's table and bad --fit lists, with exit 2", "[cli]") {
+  const CommandResult other = run_trainsim("kernels " + kTable + " --platform dgx-a100-superpod");
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find("H100-SXM5-80GB") != std::string::npos);
+  const CommandResult unknown = run_trainsim("kernels " + kTable + " --platform dgx-h100-superpod --fit attention_efficiency");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("gemm_k_overhead") != std::string::npos);  // the valid ones are listed
+  CHECK(run_trainsim("kernels " + kTable + " --platform dgx-h100-superpod --fit gemm_efficiency,gemm_efficiency").exit_code == 2);
+  CHECK(run_trainsim("kernels --platform dgx-h100-superpod").exit_code == 2);  // no table
+}
