@@ -30,6 +30,7 @@ std::string simulate_row_text(const std::filesystem::path& run_file, const std::
   out << metrics.iteration_time << ' ' << metrics.tflops_per_device << ' ' << metrics.mfu << ' '
       << peak_memory(memory).total() << ' ' << run.platform.accelerator.memory_capacity << ' '
       << metrics.devices_replayed << ' ' << (options.fold_data_parallel || options.fold_tensor_parallel ? 1 : 0);
+  for (Seconds t : metrics.breakdown) out << ' ' << t;
   return out.str();
 }
 
@@ -52,6 +53,7 @@ RowPrediction parse_row_prediction(const std::string& text, const std::filesyste
   int folded = 0;
   in >> p.iteration_time >> p.tflops_per_device >> p.mfu >> p.peak_memory >> p.memory_capacity >>
       p.devices_replayed >> folded;
+  for (Seconds& t : p.breakdown) in >> t;
   if (!in) throw std::runtime_error("simulation of " + run_file.string() + " returned '" + text + "'");
   p.folded = folded != 0;
   return p;

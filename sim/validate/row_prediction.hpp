@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/units.hpp"
+#include "sim/replay/timeline.hpp"
 
 namespace trainsim {
 
@@ -19,6 +20,7 @@ struct RowPrediction {
   Bytes memory_capacity = 0;        // HBM of one accelerator, bytes
   int devices_replayed = 0;
   bool folded = false;              // data-parallel replicas folded
+  std::array<Seconds, kTimeCategories> breakdown{};  // where the time went (TimeCategory order), mean over devices
   double wall_seconds = 0;          // how long the child took (not deterministic; not for reports)
 };
 

@@ -17,7 +17,9 @@ std::string num(double x) {
 void write_validation_csv(std::ostream& out, const std::vector<RowResult>& rows) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   out << "id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,"
-         "predicted_tflops_per_device,measured_mfu,predicted_mfu,peak_memory_gib,memory_capacity_gib,folded\n";
+         "predicted_tflops_per_device,measured_mfu,predicted_mfu,peak_memory_gib,memory_capacity_gib,folded";
+  for (int c = 0; c < kTimeCategories; ++c) out << ',' << to_string(static_cast<TimeCategory>(c)) << "_s";
+  out << '\n';
   for (const auto& r : rows) {
     const auto& m = r.measurement;
     const auto& p = r.prediction;
@@ -25,7 +27,9 @@ void write_validation_csv(std::ostream& out, const std::vector<RowResult>& rows)
         << ',' << num(m.value) << ',' << num(r.measured_time) << ',' << num(p.iteration_time) << ','
         << num(r.error_percent) << ',' << num(p.tflops_per_device) << ',' << (m.mfu > 0 ? num(m.mfu) : "") << ','
         << num(p.mfu) << ',' << num(p.peak_memory / kGiB) << ',' << num(p.memory_capacity / kGiB) << ','
-        << (p.folded ? "yes" : "no") << '\n';
+        << (p.folded ? "yes" : "no");
+    for (Seconds t : p.breakdown) out << ',' << num(t);
+    out << '\n';
   }
 }
 

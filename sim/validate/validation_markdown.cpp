@@ -1,5 +1,7 @@
 // validation/REPORT.md: how the report was made, the per-row table, the error summaries, and
 // what the comparison rests on.
+#include <initializer_list>
+
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
@@ -35,6 +37,28 @@ void write_header(std::ostream& out, const ReportContext& c) {
          "the unconfirmed ones.\n";
 }
 
+double share(const RowPrediction& p, std::initializer_list<TimeCategory> categories) {
+  double t = 0;
+  for (TimeCategory c : categories) t += p.breakdown[static_cast<size_t>(c)];
+  return p.iteration_time > 0 ? 100 * t / p.iteration_time : 0;
+}
+
+// Shares of the predicted iteration: what a miss could come from, row by row.
+void write_breakdown(std::ostream& out, const std::vector<RowResult>& rows) {
+  using C = TimeCategory;
+  out << "\n## Where the predicted time goes\n\n"
+      << "Shares of each row's predicted iteration (mean over the replayed devices; `report.csv` has the seconds).\n\n"
+      << "| id | error % | compute % | exposed TP/CP/EP % | exposed DP % | bubble + idle % | optimizer % |\n"
+      << "|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& r : rows) {
+    const RowPrediction& p = r.prediction;
+    out << format_text("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r.measurement.id.c_str(),
+                       signed_percent(r.error_percent).c_str(), share(p, {C::kForward, C::kBackward, C::kRecompute}),
+                       share(p, {C::kExposedTp, C::kExposedCp, C::kExposedEp}), share(p, {C::kExposedDp}),
+                       share(p, {C::kBubble, C::kIdle}), share(p, {C::kOptimizer}));
+  }
+}
+
 }  // namespace
 
 void write_validation_markdown(std::ostream& out, const std::vector<RowResult>& rows, const ValidationSummary& s,
@@ -49,6 +73,7 @@ void write_validation_markdown(std::ostream& out, const std::vector<RowResult>& 
                        p.iteration_time, signed_percent(r.error_percent).c_str(), p.peak_memory / kGiB,
                        p.memory_capacity / kGiB, p.peak_memory > p.memory_capacity ? " (does not fit)" : "");
   }
+  write_breakdown(out, rows);
   out << "\n## Errors\n";
   write_groups(out, "Per split", s.by_split);
   write_groups(out, "Per split and hardware", s.by_split_hardware);

@@ -28,7 +28,8 @@ struct ReportContext {
 
 void write_validation_table(std::ostream& out, const std::vector<RowResult>& rows, const ValidationSummary& s);
 // id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,
-// predicted_tflops_per_device,measured_mfu,predicted_mfu,peak_memory_gib,memory_capacity_gib,folded
+// predicted_tflops_per_device,measured_mfu,predicted_mfu,peak_memory_gib,memory_capacity_gib,folded,
+// then the predicted breakdown in seconds: forward_s,backward_s,...,idle_s (TimeCategory order)
 void write_validation_csv(std::ostream& out, const std::vector<RowResult>& rows);
 void write_validation_markdown(std::ostream& out, const std::vector<RowResult>& rows, const ValidationSummary& s,
                                const ReportContext& context);

@@ -56,7 +56,14 @@ TEST_CASE("validate runs each selected row through the pipeline and compares sec
     CHECK(r.error_percent == Approx((r.prediction.iteration_time - r.measured_time) / r.measured_time * 100));
     CHECK(r.prediction.peak_memory > 0);
     CHECK(r.prediction.peak_memory <= r.prediction.memory_capacity);  // both runs fit (trainsim check says so)
+    // The breakdown crosses the process boundary intact: its categories add up to the iteration.
+    double sum = 0;
+    for (Seconds t : r.prediction.breakdown) sum += t;
+    CHECK(sum == Approx(r.prediction.iteration_time).epsilon(1e-6));
   }
+  // Full recompute: k22-22b-full re-runs every layer's forward; ms-llama2-7b (pp 2) waits in a bubble.
+  CHECK(rows[0].prediction.breakdown[static_cast<size_t>(TimeCategory::kRecompute)] > 0);
+  CHECK(rows[1].prediction.breakdown[static_cast<size_t>(TimeCategory::kBubble)] > 0);
   // k22-22b-full (tp 8, dp 1): the 8 TP ranks fold to rank 0: 1 device replayed.
   // ms-llama2-7b (tp 1, pp 2, dp 4) folds to one replica: tp 1 x pp 2 = 2 devices.
   CHECK(rows[0].prediction.folded);
