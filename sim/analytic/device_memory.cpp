@@ -63,8 +63,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   state.expert_dp_group = std::max(1, s.dp * s.cp / s.ep);
   state.zero_stage = s.zero_stage;
   state.offload_optimizer = s.offload == Offload::kOptimizer;
-  // bf16 runs keep fp32 main gradients (Megatron-LM), 4 bytes instead of 2 per parameter.
-  if (run.precision == Precision::kBf16) state.per_param.gradients = 4;
+  state.per_param.gradients = gradient_element_bytes(run);  // fp32 main gradients in bf16 runs by default
   double largest_layer = 0;
   for (int l : layers)
     largest_layer = std::max(largest_layer, static_cast<double>(device_params(run.model, {l}, false, false, s.tp, s.ep).total()));

@@ -41,6 +41,14 @@ inline const EnumNames<Recompute>& recompute_names() {
   return names;
 }
 
+inline const EnumNames<GradPrecision>& grad_precision_names() {
+  static const EnumNames<GradPrecision> names = {{"auto", GradPrecision::kAuto},
+                                                 {"fp32", GradPrecision::kFp32},
+                                                 {"bf16", GradPrecision::kBf16},
+                                                 {"fp16", GradPrecision::kFp16}};
+  return names;
+}
+
 inline const EnumNames<Offload>& offload_names() {
   static const EnumNames<Offload> names = {{"none", Offload::kNone}, {"optimizer", Offload::kOptimizer}};
   return names;

@@ -10,7 +10,8 @@
 //   micro_batch: 1              # sequences per micro-batch per pipeline
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, zero_stage: 1, recompute: selective,
-//              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, mesh_order: tp-cp-ep-dp-pp,
+//              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
+//              mesh_order: tp-cp-ep-dp-pp,
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework_overhead: 2GiB    # per-device memory the framework itself takes
@@ -28,6 +29,10 @@ namespace trainsim {
 
 enum class Recompute { kNone, kSelective, kFull };
 enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
+// Precision of the main gradients (their buffer and their data-parallel reduction). kAuto follows
+// Megatron-LM: fp32 for bf16 runs (arguments.py forces accumulate_allreduce_grads_in_fp32), the run's
+// own precision otherwise; kBf16 is Megatron's later --grad-reduce-in-bf16.
+enum class GradPrecision { kAuto, kFp32, kBf16, kFp16 };
 
 struct OverlapSpec {
   bool dp_grad_reduce = true;     // gradient reduction in buckets overlaps backward
@@ -46,6 +51,7 @@ struct StrategySpec {
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
   Offload offload = Offload::kNone;
   Bytes grad_bucket_size = 40e6;                 // DP gradient bucket, bytes (Megatron default 40M elements*?)
+  GradPrecision grad_precision = GradPrecision::kAuto;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
   OverlapSpec overlap;
 };

@@ -26,9 +26,7 @@ void set_payload_sizes(BuildContext& ctx) {
   ctx.ep_bytes = m.is_moe() ? tokens * m.moe.top_k * m.moe.capacity_factor * h * element : 0;
   // Megatron's scatter/gather optimisation: each TP rank sends 1/t of the activation.
   ctx.pp_bytes = b * s_local * h * element / s.tp;
-  // Megatron-LM reduces fp32 gradients in bf16 runs (arguments.py forces
-  // accumulate_allreduce_grads_in_fp32 for bf16); fp16 runs reduce fp16 gradients.
-  ctx.grad_element = run.precision == Precision::kBf16 ? 4.0 : element;
+  ctx.grad_element = gradient_element_bytes(run);
   ctx.param_element = element;
 }
 

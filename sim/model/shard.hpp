@@ -51,5 +51,8 @@ struct Shard {
 // them (fp8 runs keep activations between GEMMs in bf16, as Transformer Engine does).
 [[nodiscard]] double gemm_element_bytes(Precision p);
 [[nodiscard]] double activation_element_bytes(Precision p);
+// Bytes per main-gradient element (buffer and DP reduction): strategy.grad_precision, or for auto
+// 4 in bf16 runs (Megatron-LM reduces fp32 gradients there) and the activation size otherwise.
+[[nodiscard]] double gradient_element_bytes(const RunSpec& run);
 
 }  // namespace trainsim

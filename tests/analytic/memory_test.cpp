@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/memory.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
 
@@ -62,4 +64,16 @@ TEST_CASE("communication buffers hold two gradient buckets and, under ZeRO-3, tw
   CHECK(comm_buffer_bytes(1, 40e6, 0, 1e8, 2) == 0);       // no DP: no buckets
   CHECK(comm_buffer_bytes(8, 40e6, 1, 1e8, 2) == 80e6);    // 2 × 40 MB
   CHECK(comm_buffer_bytes(8, 40e6, 3, 1e8, 2) == 480e6);   // + 2 × 1e8 params × 2 B
+}
+
+TEST_CASE("the gradient buffer holds 4 bytes per parameter in bf16 runs, 2 with grad_precision bf16",
+          "[analytic]") {
+  // No ZeRO: every device keeps the gradients of all the parameters it holds.
+  RunSpec run = trainsim::test::gpt_run(trainsim::test::gpt_model(4, 256, 4, 1024), 1, 2, 2, 128, 8, 1);
+  const DeviceMemory fp32_grads = stage_memory(run)[0];
+  CHECK(fp32_grads.gradients == Approx(4.0 * fp32_grads.params));
+  run.strategy.grad_precision = GradPrecision::kBf16;
+  const DeviceMemory bf16_grads = stage_memory(run)[0];
+  CHECK(bf16_grads.gradients == Approx(2.0 * bf16_grads.params));
+  CHECK(bf16_grads.total() == Approx(fp32_grads.total() - 2.0 * fp32_grads.params));
 }

@@ -86,6 +86,20 @@ TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {
   }
 }
 
+TEST_CASE("strategy.grad_precision sets the bytes of the DP gradient reduction", "[graph]") {
+  // The same bf16 run reduces 4 bytes per parameter by default (fp32, Megatron-LM), 2 with
+  // grad_precision bf16 (Megatron's --grad-reduce-in-bf16), 4 again when fp32 is asked for.
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  const double params = stage_params(run, 1);
+  run.strategy.grad_precision = GradPrecision::kBf16;
+  CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(2.0 * params));
+  run.strategy.grad_precision = GradPrecision::kFp32;
+  CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(4.0 * params));
+  run.precision = Precision::kFp16;  // auto follows an fp16 run's own precision: 2 bytes
+  run.strategy.grad_precision = GradPrecision::kAuto;
+  CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(2.0 * params));
+}
+
 TEST_CASE("PP sends one activation forward and one gradient back per micro-batch", "[graph]") {
   // Megatron scatter/gather: each TP rank sends b*s*h/t.
   const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
