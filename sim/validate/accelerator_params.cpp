@@ -8,7 +8,9 @@
 namespace trainsim {
 namespace {
 
-double* field(AcceleratorSpec* acc, const std::string& name) {
+// The field `name` names, const or not as `acc` is.
+template <class Spec>
+auto field(Spec* acc, const std::string& name) -> decltype(&acc->gemm_efficiency) {
   if (name == "gemm_efficiency") return &acc->gemm_efficiency;
   if (name == "gemm_k_overhead") return &acc->gemm_k_overhead;
   if (name == "attention_efficiency") return &acc->attention_efficiency;
@@ -61,8 +63,7 @@ void parameter_interval(const std::string& name, double* lo, double* hi) {
 }
 
 double get_parameter(const AcceleratorSpec& acc, const std::string& name) {
-  AcceleratorSpec copy = acc;
-  const double value = *field(&copy, name);
+  const double value = *field(&acc, name);
   return name == "kernel_overhead" ? value / kMicro : value;
 }
 
