@@ -82,11 +82,11 @@ TEST_CASE("simulating rows two at a time gives the same predictions as one at a 
   }
 }
 
-// Target of issue 5: check rows within 10 % of the measurement (maximum). The two 8-GPU
+// Targets of issue 5 for check rows: mean |error| <= 5 %, maximum <= 10 %. The two 8-GPU
 // Korthikanti rows (check split: they never set a parameter) replay in well under a second;
 // with the calibrated A100 preset they are at +3.5 % and +1.8 % (validation/REPORT.md), so this
-// fails only if a change moves a prediction past the issue's bound.
-TEST_CASE("the 8-GPU Korthikanti check rows are predicted within 10%", "[validate]") {
+// fails only if a change moves them past the issue's bounds.
+TEST_CASE("the 8-GPU Korthikanti check rows are predicted within 10%, 5% on average", "[validate]") {
   const auto rows = validate_measurements(
       select_measurements(published(), {"k22-22b-full", "k22-22b-present"}, std::nullopt), {});
   REQUIRE(rows.size() == 2);
@@ -95,6 +95,7 @@ TEST_CASE("the 8-GPU Korthikanti check rows are predicted within 10%", "[validat
                           << " s, error " << r.error_percent << " %");
     CHECK(std::fabs(r.error_percent) <= 10.0);
   }
+  CHECK((std::fabs(rows[0].error_percent) + std::fabs(rows[1].error_percent)) / 2 <= 5.0);
 }
 
 TEST_CASE("a run whose platform is not the row's hardware is bad input", "[validate]") {
