@@ -36,7 +36,7 @@ void print_best_rows(const std::vector<RowResult>& rows) {
 
 void warn_at_edge(const std::string& param, double value) {
   double lo = 0, hi = 0;
-  search_interval(param, &lo, &hi);
+  parameter_interval(param, &lo, &hi);
   if (value - lo < 0.01 || hi - value < 0.01)
     std::cout << "warning: " << param << " = " << value << " lies at the edge of its search interval (" << lo << ", "
               << hi << "): the parameters alone cannot explain the error\n";
@@ -83,7 +83,7 @@ struct Fit {
 
 Fit fit_one(const MeasurementSet& set, CalibrationOptions o, const std::string& param) {
   o.param = param;
-  search_interval(param, &o.lo, &o.hi);
+  parameter_interval(param, &o.lo, &o.hi);
   std::cout << "calibrating " << param << " of " << o.platform << " by golden-section search over (" << o.lo << ", "
             << o.hi << "), " << o.evaluations << " evaluations\n  eval   " << format_text("%10s", param.substr(0, 10).c_str())
             << "   mean sq. rel. err   mean |e| %   max |e| %\n"

@@ -2,7 +2,6 @@
 // of its GEMM parameters to them (validation/kernels/*.yaml).
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/validation_args.hpp"
@@ -34,15 +33,12 @@ std::string fit_command(const ParsedArgs& a, int evaluations) {
          " --evaluations " + std::to_string(evaluations);
 }
 
-void print_paste_lines(const ParsedArgs& a, const GemmFit& fit, int evaluations, const std::vector<GemmRowResult>& rows) {
+void print_paste_lines(const ParsedArgs& a, const GemmFit& fit, int evaluations) {
   std::cout << "\nlines to paste under `accelerator:` in platforms/" << a.get("platform") << ".yaml (not written):\n";
-  std::ostringstream summary;
-  write_gemm_summary(summary, rows);
-  std::string s = summary.str();
-  if (!s.empty() && s.back() == '\n') s.pop_back();
+  const std::string summary = gemm_summary(fit.rows);
   for (const auto& [param, value] : fit.values) {
     std::cout << "  " << param << ": " << parameter_text(param, value) << "   # fitted: `" << fit_command(a, evaluations)
-              << "` to the measured GEMMs of " << a.positionals()[0] << " (" << s << ")\n";
+              << "` to the measured GEMMs of " << a.positionals()[0] << " (" << summary << ")\n";
   }
 }
 
@@ -79,7 +75,7 @@ int run_kernels(const ParsedArgs& a) {
   print_parameters("fitted    ", fit.fitted);
   print_rows(fit.rows);
   write_csv(a, fit.rows);
-  print_paste_lines(a, fit, evaluations, fit.rows);
+  print_paste_lines(a, fit, evaluations);
   return 0;
 }
 

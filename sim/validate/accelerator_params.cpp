@@ -29,12 +29,6 @@ const std::vector<std::string>& accelerator_parameter_names() {
   return names;
 }
 
-std::string joined_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 void require_parameter(const std::string& name, const std::vector<std::string>& valid, const std::string& option) {
   if (std::find(valid.begin(), valid.end(), name) == valid.end())
     throw UserError(option + ": '" + name + "' cannot be fitted; valid: " + joined_names(valid));
@@ -71,8 +65,15 @@ void set_parameter(AcceleratorSpec* acc, const std::string& name, double value) 
   *field(acc, name) = name == "kernel_overhead" ? value * kMicro : value;
 }
 
-std::string parameter_text(const std::string& name, double value) {
-  return format_text("%.4g", value) + (name == "kernel_overhead" ? "us" : "");
+double inside_interval(const std::string& name, double value) {
+  double lo = 0, hi = 0;
+  parameter_interval(name, &lo, &hi);
+  const double margin = 1e-3 * (hi - lo);
+  return std::clamp(value, lo + margin, hi - margin);
+}
+
+std::string parameter_text(const std::string& name, double value, int digits) {
+  return format_text("%.*g", digits, value) + (name == "kernel_overhead" ? "us" : "");
 }
 
 }  // namespace trainsim

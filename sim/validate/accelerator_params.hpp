@@ -22,9 +22,9 @@ void parameter_interval(const std::string& name, double* lo, double* hi);
 // The value in the unit above (kernel_overhead in microseconds).
 [[nodiscard]] double get_parameter(const AcceleratorSpec& acc, const std::string& name);
 void set_parameter(AcceleratorSpec* acc, const std::string& name, double value);
-// The YAML spelling of a value: "0.8125", "6.1us", "144".
-[[nodiscard]] std::string parameter_text(const std::string& name, double value);
-// "a, b, c"
-[[nodiscard]] std::string joined_names(const std::vector<std::string>& names);
+// `value` moved 0.1% of the interval inside it, so a search starting there has room both ways.
+[[nodiscard]] double inside_interval(const std::string& name, double value);
+// The YAML spelling of a value with `digits` significant digits: "0.8125", "6.059us", "139.1".
+[[nodiscard]] std::string parameter_text(const std::string& name, double value, int digits = 4);
 
 }  // namespace trainsim

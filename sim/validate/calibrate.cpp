@@ -53,8 +53,6 @@ std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::
   return rows;
 }
 
-void require_calibratable(const std::string& param) { require_parameter(param, calibratable_parameters(), "--param"); }
-
 const std::vector<std::string>& calibratable_parameters() {
   static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
                                                  "kernel_overhead"};
@@ -62,15 +60,11 @@ const std::vector<std::string>& calibratable_parameters() {
 }
 
 std::string parameter_override(const std::string& param, double value) {
-  // kernel_overhead is a time: searched in microseconds.
-  const char* unit = param == "kernel_overhead" ? "us" : "";
-  return "platform.accelerator." + param + "=" + format_text("%.6g", value) + unit;
+  return "platform.accelerator." + param + "=" + parameter_text(param, value, 6);
 }
 
-void search_interval(const std::string& param, double* lo, double* hi) { parameter_interval(param, lo, hi); }
-
 CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options) {
-  require_calibratable(options.param);
+  require_parameter(options.param, calibratable_parameters(), "--param");
   CalibrationResult result;
   result.rows = calibration_rows(set, options.platform);
   EvaluationHistory history;
@@ -87,7 +81,7 @@ CalibrationResult calibrate_parameter(const MeasurementSet& set, const Calibrati
 }
 
 double preset_value(const std::string& platform, const std::string& param) {
-  require_calibratable(param);
+  require_parameter(param, calibratable_parameters(), "--param");
   return get_parameter(load_platform(platform).accelerator, param);
 }
 
@@ -99,10 +93,10 @@ JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const Cal
   std::vector<double> start, lo, hi;
   for (const auto& p : params) {
     double l = 0, h = 0;
-    search_interval(p, &l, &h);
+    parameter_interval(p, &l, &h);
     lo.push_back(l);
     hi.push_back(h);
-    start.push_back(std::clamp(preset_value(base.platform, p), l + 1e-3 * (h - l), h - 1e-3 * (h - l)));
+    start.push_back(inside_interval(p, preset_value(base.platform, p)));
   }
   result.rows = calibration_rows(set, base.platform);
   EvaluationHistory history;

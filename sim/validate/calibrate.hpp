@@ -17,8 +17,7 @@ namespace trainsim {
 // Accelerator parameters that may be fitted this way: the efficiencies in (0, 1], searched over
 // (0.3, 1), and kernel_overhead, searched over (0, 40) microseconds.
 [[nodiscard]] const std::vector<std::string>& calibratable_parameters();
-// The search interval of a parameter (kernel_overhead in microseconds).
-void search_interval(const std::string& param, double* lo, double* hi);
+// Names, intervals and units of the parameters: sim/validate/accelerator_params.hpp.
 
 struct CalibrationOptions {
   std::string platform;                  // platform preset name (the rows' `hardware`)
@@ -42,8 +41,6 @@ struct CalibrationResult {
 // The platform's calibrate rows, in file order; UserError (listing the platforms that have some)
 // when there are none.
 [[nodiscard]] std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform);
-// UserError listing calibratable_parameters() unless `param` is one of them.
-void require_calibratable(const std::string& param);
 
 // UserError when the parameter is not calibratable or the platform has no calibrate rows.
 [[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);

@@ -57,8 +57,7 @@ GemmFit fit_gemm_parameters(const GemmMeasurementSet& set, const AcceleratorSpec
   std::vector<double> x, lo(params.size()), hi(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     parameter_interval(params[i], &lo[i], &hi[i]);
-    const double margin = 1e-3 * (hi[i] - lo[i]);
-    x.push_back(std::clamp(get_parameter(start, params[i]), lo[i] + margin, hi[i] - margin));
+    x.push_back(get_parameter(start, params[i]));
   }
   GemmFit fit;
   auto objective = [&](const std::vector<double>& p) {
@@ -67,10 +66,7 @@ GemmFit fit_gemm_parameters(const GemmMeasurementSet& set, const AcceleratorSpec
   };
   const int per_round = std::max(static_cast<int>(params.size()) + 1, evaluations / kRounds);
   for (int round = 0; round < kRounds; ++round) {
-    for (size_t i = 0; i < x.size(); ++i) {
-      const double margin = 1e-3 * (hi[i] - lo[i]);
-      x[i] = std::clamp(x[i], lo[i] + margin, hi[i] - margin);  // a restart needs room on both sides
-    }
+    for (size_t i = 0; i < x.size(); ++i) x[i] = inside_interval(params[i], x[i]);  // room both ways
     x = nelder_mead_minimize(objective, x, lo, hi, per_round).best_x;
   }
   fit.fitted = with_values(start, params, x);

@@ -24,7 +24,7 @@ void write_gemm_table(std::ostream& out, const std::vector<GemmRowResult>& rows)
   }
 }
 
-void write_gemm_summary(std::ostream& out, const std::vector<GemmRowResult>& rows) {
+std::string gemm_summary(const std::vector<GemmRowResult>& rows) {
   std::vector<std::pair<std::string, double>> labelled;
   double sum = 0;
   for (const auto& r : rows) {
@@ -32,9 +32,14 @@ void write_gemm_summary(std::ostream& out, const std::vector<GemmRowResult>& row
     sum += r.error_percent;
   }
   const ErrorSummary s = summarize_errors(labelled);
-  if (s.count == 0) return;
-  out << format_text("%d GEMMs: mean |error| %.1f%%, max |error| %.1f%% (batch x m x n x k = %s), mean error %+.1f%%\n",
+  if (s.count == 0) return "";
+  return format_text("%d GEMMs: mean |error| %.1f%%, max |error| %.1f%% (batch x m x n x k = %s), mean error %+.1f%%",
                      s.count, s.mean_abs_percent, s.max_abs_percent, s.worst.c_str(), sum / s.count);
+}
+
+void write_gemm_summary(std::ostream& out, const std::vector<GemmRowResult>& rows) {
+  const std::string s = gemm_summary(rows);
+  if (!s.empty()) out << s << "\n";
 }
 
 void write_gemm_csv(std::ostream& out, const std::vector<GemmRowResult>& rows) {

@@ -11,11 +11,9 @@
 #include "sim/report/metrics.hpp"
 
 namespace trainsim {
-namespace {
-
 // Runs in the child: the same steps as `trainsim simulate`, without the memory gate (a
 // prediction is still worth reporting for a run the memory model thinks does not fit).
-std::string simulate_row_text(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
+std::string simulate_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
   const RunSpec run = load_run(run_file, overrides);
   const auto memory = stage_memory(run);
   ReplayOptions options;
@@ -32,12 +30,6 @@ std::string simulate_row_text(const std::filesystem::path& run_file, const std::
       << metrics.devices_replayed << ' ' << (options.fold_data_parallel || options.fold_tensor_parallel ? 1 : 0);
   for (Seconds t : metrics.breakdown) out << ' ' << t;
   return out.str();
-}
-
-}  // namespace
-
-std::string simulate_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {
-  return simulate_row_text(run_file, overrides);
 }
 
 RowPrediction predict_row(const std::filesystem::path& run_file, const std::vector<std::string>& overrides) {

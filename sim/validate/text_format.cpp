@@ -14,4 +14,10 @@ std::string format_text(const char* fmt, ...) {
   return buf;
 }
 
+std::string joined_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 }  // namespace trainsim

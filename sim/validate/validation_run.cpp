@@ -1,14 +1,14 @@
 #include "sim/validate/validation_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "sim/config/loader.hpp"
+#include "sim/core/child_process.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/error_stats.hpp"
 #include "sim/validate/measured_time.hpp"
-#include <chrono>
-
-#include "sim/core/child_process.hpp"
+#include "sim/validate/text_format.hpp"
 
 namespace trainsim {
 namespace {
@@ -17,12 +17,6 @@ std::vector<std::string> ids_of(const MeasurementSet& set) {
   std::vector<std::string> ids;
   for (const auto& m : set.rows) ids.push_back(m.id);
   return ids;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 // Parent side: the run as the row names it, checked against the row's hardware.
@@ -45,7 +39,7 @@ std::vector<Measurement> select_measurements(const MeasurementSet& set, const st
   const std::vector<std::string> ids = ids_of(set);
   for (const auto& id : only)
     if (std::find(ids.begin(), ids.end(), id) == ids.end())
-      throw UserError("--only: no measurement '" + id + "' in " + set.file + "; valid: " + joined(ids));
+      throw UserError("--only: no measurement '" + id + "' in " + set.file + "; valid: " + joined_names(ids));
   std::vector<Measurement> out;
   for (const auto& m : set.rows) {
     if (!only.empty() && std::find(only.begin(), only.end(), m.id) == only.end()) continue;
