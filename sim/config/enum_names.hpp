@@ -41,11 +41,10 @@ inline const EnumNames<Recompute>& recompute_names() {
   return names;
 }
 
-inline const EnumNames<GradPrecision>& grad_precision_names() {
-  static const EnumNames<GradPrecision> names = {{"auto", GradPrecision::kAuto},
-                                                 {"fp32", GradPrecision::kFp32},
-                                                 {"bf16", GradPrecision::kBf16},
-                                                 {"fp16", GradPrecision::kFp16}};
+// strategy.grad_precision: a gradient precision, or "auto" (nullopt).
+inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
+  static const EnumNames<std::optional<Precision>> names = {
+      {"auto", std::nullopt}, {"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}, {"fp16", Precision::kFp16}};
   return names;
 }
 

@@ -18,6 +18,7 @@
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 
 #include "sim/config/model_spec.hpp"
@@ -29,10 +30,6 @@ namespace trainsim {
 
 enum class Recompute { kNone, kSelective, kFull };
 enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
-// Precision of the main gradients (their buffer and their data-parallel reduction). kAuto follows
-// Megatron-LM: fp32 for bf16 runs (arguments.py forces accumulate_allreduce_grads_in_fp32), the run's
-// own precision otherwise; kBf16 is Megatron's later --grad-reduce-in-bf16.
-enum class GradPrecision { kAuto, kFp32, kBf16, kFp16 };
 
 struct OverlapSpec {
   bool dp_grad_reduce = true;     // gradient reduction in buckets overlaps backward
@@ -51,7 +48,11 @@ struct StrategySpec {
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
   Offload offload = Offload::kNone;
   Bytes grad_bucket_size = 40e6;                 // DP gradient bucket, bytes (Megatron default 40M elements*?)
-  GradPrecision grad_precision = GradPrecision::kAuto;
+  // Precision of the main gradients (their buffer and their data-parallel reduction); nullopt
+  // ("auto") follows Megatron-LM: fp32 for bf16 runs (arguments.py forces
+  // accumulate_allreduce_grads_in_fp32), the run's own precision otherwise. bf16 is Megatron's later
+  // --grad-reduce-in-bf16.
+  std::optional<Precision> grad_precision;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
   OverlapSpec overlap;
 };

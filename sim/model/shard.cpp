@@ -59,12 +59,7 @@ double activation_element_bytes(Precision p) {
 }
 
 double gradient_element_bytes(const RunSpec& run) {
-  switch (run.strategy.grad_precision) {
-    case GradPrecision::kFp32: return bytes_per_element(Precision::kFp32);
-    case GradPrecision::kBf16: return bytes_per_element(Precision::kBf16);
-    case GradPrecision::kFp16: return bytes_per_element(Precision::kFp16);
-    case GradPrecision::kAuto: break;
-  }
+  if (run.strategy.grad_precision) return bytes_per_element(*run.strategy.grad_precision);
   return run.precision == Precision::kBf16 ? bytes_per_element(Precision::kFp32) : activation_element_bytes(run.precision);
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("the gradient buffer holds 4 bytes per parameter in bf16 runs, 2 with 
   RunSpec run = trainsim::test::gpt_run(trainsim::test::gpt_model(4, 256, 4, 1024), 1, 2, 2, 128, 8, 1);
   const DeviceMemory fp32_grads = stage_memory(run)[0];
   CHECK(fp32_grads.gradients == Approx(4.0 * fp32_grads.params));
-  run.strategy.grad_precision = GradPrecision::kBf16;
+  run.strategy.grad_precision = Precision::kBf16;
   const DeviceMemory bf16_grads = stage_memory(run)[0];
   CHECK(bf16_grads.gradients == Approx(2.0 * bf16_grads.params));
   CHECK(bf16_grads.total() == Approx(fp32_grads.total() - 2.0 * fp32_grads.params));

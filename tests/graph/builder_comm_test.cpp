@@ -91,12 +91,12 @@ TEST_CASE("strategy.grad_precision sets the bytes of the DP gradient reduction",
   // grad_precision bf16 (Megatron's --grad-reduce-in-bf16), 4 again when fp32 is asked for.
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   const double params = stage_params(run, 1);
-  run.strategy.grad_precision = GradPrecision::kBf16;
+  run.strategy.grad_precision = Precision::kBf16;
   CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(2.0 * params));
-  run.strategy.grad_precision = GradPrecision::kFp32;
+  run.strategy.grad_precision = Precision::kFp32;
   CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(4.0 * params));
   run.precision = Precision::kFp16;  // auto follows an fp16 run's own precision: 2 bytes
-  run.strategy.grad_precision = GradPrecision::kAuto;
+  run.strategy.grad_precision = std::nullopt;
   CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(2.0 * params));
 }
 
