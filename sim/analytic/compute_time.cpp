@@ -46,7 +46,7 @@ double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
   const int64_t tile_n = std::max(1, acc.gemm_tile_n);
   const int64_t units = std::max(1, acc.compute_units);
   const int64_t tiles = ceil_div64(g.m, tile_m) * ceil_div64(g.n, tile_n) * g.batch;
-  if (tiles <= 0) return 1.0;
+  if (tiles <= 0 || !acc.gemm_wave_quantization) return 1.0;
   const int64_t waves = ceil_div64(tiles, units);
   return static_cast<double>(tiles) / static_cast<double>(waves * units);
 }
@@ -59,6 +59,7 @@ Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p) {
                          depth_efficiency(k.gemm, acc));
   } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
     compute = k.flops / (peak_flops(acc, p) * acc.attention_efficiency);
+    if (acc.dropout_rng_rate > 0) compute += k.random_elements / acc.dropout_rng_rate;
   }
   return std::max(compute, memory) + acc.kernel_overhead;
 }

@@ -16,14 +16,16 @@ namespace trainsim {
 // Wave quantization of a GEMM: tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch output tiles run in
 // waves = ceil(tiles / compute_units); efficiency = tiles / (waves·compute_units), 1 for a
 // GEMM that fills whole waves (NVIDIA "Matrix Multiplication Background" user guide, wave
-// quantization). 1 for an empty shape.
+// quantization). 1 for an empty shape, and 1 when the accelerator's GEMM library balances the
+// last wave (AcceleratorSpec::gemm_wave_quantization false).
 [[nodiscard]] double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
 // K / (K + gemm_k_overhead): the share of a tile's time spent in its K loop.
 [[nodiscard]] double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
 
 // Roofline: max(flops / (peak[p]·eff), bytes / (memory_bandwidth·memory_efficiency))
 // + kernel_overhead, with eff = gemm_efficiency·wave_efficiency·depth_efficiency for kGemm and
-// attention_efficiency for kAttention. Memory-bound classes (elementwise, embedding,
+// attention_efficiency for kAttention, whose compute term also pays random_elements /
+// dropout_rng_rate when the accelerator models it. Memory-bound classes (elementwise, embedding,
 // optimizer) use only the bytes term.
 [[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p);
 

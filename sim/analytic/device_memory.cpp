@@ -18,6 +18,7 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   ActivationOptions recomputed;
   recomputed.recompute = run.strategy.recompute;
   recomputed.flash_attention = run.flash_attention;
+  recomputed.dropout = run.dropout.any();
   ActivationOptions kept = recomputed;
   kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
   const int limit = run.strategy.recompute_layers;
@@ -49,6 +50,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   ActivationOptions options;
   options.recompute = s.recompute;
   options.flash_attention = run.flash_attention;
+  options.dropout = run.dropout.any();
   Bytes extra = 0;
   if (first) extra += first_stage_activation_bytes(run.model, sh, options);
   if (last) extra += last_stage_activation_bytes(run.model, sh);

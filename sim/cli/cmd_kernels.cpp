@@ -1,10 +1,11 @@
-// `trainsim kernels`: the platform's kernel-time model against measured GEMM kernels, and a fit
-// of its GEMM parameters to them (validation/kernels/*.yaml).
+// `trainsim kernels`: the platform's kernel-time model against measured kernels (GEMMs, fused
+// attention, memory-bound streams), and a fit of its parameters to them (validation/kernels/*.yaml).
 #include <fstream>
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/validation_args.hpp"
+#include "sim/config/kernel_measurements.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/accelerator_params.hpp"
@@ -19,59 +20,78 @@ constexpr int kDefaultEvaluations = 600;  // model evaluations of the whole tabl
 
 void print_parameters(const std::string& label, const AcceleratorSpec& acc) {
   std::cout << label;
-  for (const auto& p : gemm_fit_parameters()) std::cout << "  " << p << " " << parameter_text(p, get_parameter(acc, p));
+  for (const auto& p : accelerator_parameter_names()) std::cout << "  " << p << " " << parameter_text(p, get_parameter(acc, p));
   std::cout << "\n";
 }
 
-void print_rows(const std::vector<GemmRowResult>& rows) {
-  write_gemm_table(std::cout, rows);
-  write_gemm_summary(std::cout, rows);
+void print_rows(const std::vector<KernelRowResult>& rows) {
+  write_kernel_table(std::cout, rows);
+  write_kernel_summaries(std::cout, rows);
+}
+
+std::string tables_text(const ParsedArgs& a) {
+  std::string text;
+  for (const auto& t : a.positionals()) text += (text.empty() ? "" : " ") + t;
+  return text;
 }
 
 std::string fit_command(const ParsedArgs& a, int evaluations) {
-  return "trainsim kernels " + a.positionals()[0] + " --platform " + a.get("platform") + " --fit " + a.get("fit") +
+  return "trainsim kernels " + tables_text(a) + " --platform " + a.get("platform") + " --fit " + a.get("fit") +
          " --evaluations " + std::to_string(evaluations);
 }
 
-void print_paste_lines(const ParsedArgs& a, const GemmFit& fit, int evaluations) {
+void print_paste_lines(const ParsedArgs& a, const KernelFit& fit, int evaluations) {
   std::cout << "\nlines to paste under `accelerator:` in platforms/" << a.get("platform") << ".yaml (not written):\n";
-  const std::string summary = gemm_summary(fit.rows);
+  const std::string summary = kernel_summary(fit.rows, "kernels");
   for (const auto& [param, value] : fit.values) {
     std::cout << "  " << param << ": " << parameter_text(param, value) << "   # fitted: `" << fit_command(a, evaluations)
-              << "` to the measured GEMMs of " << a.positionals()[0] << " (" << summary << ")\n";
+              << "` to the measured kernels of " << tables_text(a) << " (" << summary << ")\n";
   }
 }
 
-void write_csv(const ParsedArgs& a, const std::vector<GemmRowResult>& rows) {
+void write_csv(const ParsedArgs& a, const std::vector<KernelRowResult>& rows) {
   if (!a.has("csv")) return;
   std::ofstream out(a.get("csv"));
   if (!out) throw UserError("--csv: cannot write '" + a.get("csv") + "'");
-  write_gemm_csv(out, rows);
+  write_kernel_csv(out, rows);
+}
+
+// Every table must be of the platform's accelerator and of one precision; their rows in order.
+KernelMeasurementSet load_tables(const ParsedArgs& a, const AcceleratorSpec& acc) {
+  KernelMeasurementSet all;
+  for (const auto& file : a.positionals()) {
+    const KernelMeasurementSet set = load_kernel_measurements(file);
+    if (acc.name != set.accelerator)
+      throw UserError(file + ": accelerator '" + set.accelerator + "' does not match platform '" + a.get("platform") +
+                      "', whose accelerator is '" + acc.name + "'");
+    if (!all.rows.empty() && set.precision != all.precision)
+      throw UserError(file + ": precision " + to_string(set.precision) + " differs from " + all.file + "'s " +
+                      to_string(all.precision) + " (fit one precision at a time)");
+    std::cout << "table      " << file << ": " << set.rows.size() << " kernels, " << to_string(set.precision) << ", "
+              << set.accelerator << "\nsource     " << set.source << "\n";
+    if (all.rows.empty()) all = set;
+    else all.rows.insert(all.rows.end(), set.rows.begin(), set.rows.end());
+  }
+  return all;
 }
 
 int run_kernels(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("--platform NAME is required (the preset whose accelerator ran the kernels)");
-  const std::string file = a.positionals()[0];
-  const GemmMeasurementSet set = load_gemm_measurements(file);
   const AcceleratorSpec acc = load_platform(a.get("platform")).accelerator;
-  if (acc.name != set.accelerator)
-    throw UserError(file + ": accelerator '" + set.accelerator + "' does not match platform '" + a.get("platform") +
-                    "', whose accelerator is '" + acc.name + "'");
-  std::cout << "table      " << file << ": " << set.rows.size() << " GEMMs, " << to_string(set.precision) << ", "
-            << set.accelerator << "\nsource     " << set.source << "\n";
+  const KernelMeasurementSet set = load_tables(a, acc);
   print_parameters("preset    ", acc);
-  const std::vector<GemmRowResult> preset_rows = predict_gemms(set, acc);
+  const std::vector<KernelRowResult> preset_rows = predict_kernels(set, acc);
   if (!a.has("fit")) {
     print_rows(preset_rows);
     write_csv(a, preset_rows);
     return 0;
   }
-  std::cout << "at the preset's values: ";
-  write_gemm_summary(std::cout, preset_rows);
+  std::cout << "at the preset's values:\n";
+  write_kernel_summaries(std::cout, preset_rows);
   const int evaluations = option_int(a, "evaluations", kDefaultEvaluations);
   if (evaluations < 10 || evaluations > 100000)
     throw UserError("--evaluations: expected 10..100000, got " + std::to_string(evaluations));
-  const GemmFit fit = fit_gemm_parameters(set, acc, split_list(a.get("fit")), evaluations);
+  const KernelFit fit = fit_kernel_parameters(set, acc, split_list(a.get("fit")), evaluations);
   print_parameters("fitted    ", fit.fitted);
   print_rows(fit.rows);
   write_csv(a, fit.rows);
@@ -84,23 +104,27 @@ int run_kernels(const ParsedArgs& a) {
 Command kernels_command() {
   CommandSpec spec;
   spec.name = "kernels";
-  spec.usage = "TABLE.yaml --platform NAME [options]";
-  spec.summary = "compare the platform's GEMM time model with measured GEMM kernels; --fit fits its parameters to them";
+  spec.usage = "TABLE.yaml [TABLE.yaml ...] --platform NAME [options]";
+  spec.summary = "compare the platform's kernel time model with measured kernels; --fit fits its parameters to them";
   spec.options = {
-      {"platform", "NAME", "platform preset whose accelerator ran the kernels (its name must match the table's)"},
-      {"fit", "NAME[,NAME]", "parameters to fit: gemm_efficiency, gemm_k_overhead, kernel_overhead (us), memory_efficiency"},
-      {"evaluations", "N", "model evaluations of the table for --fit (default 600; each takes microseconds)"},
-      {"csv", "FILE", "write the per-GEMM rows (at the fitted values with --fit) as CSV"}};
+      {"platform", "NAME", "platform preset whose accelerator ran the kernels (its name must match the tables')"},
+      {"fit", "NAME[,NAME]",
+       "parameters to fit: gemm_efficiency, gemm_k_overhead, attention_efficiency, memory_efficiency, kernel_overhead (us)"},
+      {"evaluations", "N", "model evaluations of the tables for --fit (default 600; each takes microseconds)"},
+      {"csv", "FILE", "write the per-kernel rows (at the fitted values with --fit) as CSV"}};
   spec.details =
-      "TABLE.yaml lists GEMMs measured on one accelerator (validation/kernels/*.yaml: batch, m, n, k, tflops).\n"
-      "Each is timed with the platform's kernel model, max(FLOP / (peak x gemm_efficiency x wave x depth),\n"
-      "bytes / (HBM x memory_efficiency)) + kernel_overhead, where depth = k / (k + gemm_k_overhead), and\n"
-      "error % = (predicted - measured) / measured seconds x 100. --fit minimises the mean squared relative\n"
-      "error by Nelder-Mead from the preset's values and prints the lines to paste; the preset is not written.\n"
-      "Kernel tables pin down how a GEMM's speed depends on its shape; the level GEMMs reach inside a\n"
-      "training step is what `trainsim calibrate` fits on published runs.";
+      "Each TABLE.yaml lists kernels measured on one accelerator (validation/kernels/*.yaml): GEMMs (batch, m,\n"
+      "n, k, tflops), fused causal attention (pass, batch, heads, seq, head_dim, us) and memory-bound streams\n"
+      "(op, bytes, us, kernels). Each row is timed as the catalogue kernel it is, with the platform's model:\n"
+      "max(FLOP / (peak x efficiency), bytes / (HBM x memory_efficiency)) + kernel_overhead per launch, where a\n"
+      "GEMM's efficiency is gemm_efficiency x wave x k / (k + gemm_k_overhead) and attention's is\n"
+      "attention_efficiency; error % = (predicted - measured) / measured seconds x 100. Several tables are\n"
+      "compared (and fitted) together. --fit minimises the mean squared relative error by Nelder-Mead from the\n"
+      "preset's values and prints the lines to paste; the preset is not written. Kernel tables pin down the\n"
+      "isolated kernels; the level GEMMs reach inside a training step is what `trainsim calibrate` fits on\n"
+      "published runs.";
   spec.min_positionals = 1;
-  spec.max_positionals = 1;
+  spec.max_positionals = 16;
   return {spec, run_kernels};
 }
 

@@ -5,7 +5,7 @@
 //   description: "..."
 //   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
 //                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
-//                 gemm_efficiency: 0.8, attention_efficiency: 0.6, memory_efficiency: 0.8,
+//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, attention_efficiency: 0.6, memory_efficiency: 0.8,
 //                 kernel_overhead: 4us, comm_interference: 0.05}
 //   tiers:            # innermost first; each tier joins groups of the previous one
 //     - {name: nvlink, topology: nvswitch, domain_size: 8, bandwidth: 450GBps, latency: 1us, ...}
@@ -30,12 +30,17 @@ struct AcceleratorSpec {
   int compute_units = 1;                             // SMs / AI cores, for GEMM wave quantization
   int gemm_tile_m = 128;                             // output tile rows one compute unit handles
   int gemm_tile_n = 128;                             // output tile columns
+  bool gemm_wave_quantization = true;                // false: the GEMM library balances the last wave
+                                                     // (stream-K / split-K), so no wave is partly idle
   double gemm_efficiency = 0.8;                      // fraction of peak a large, well-shaped GEMM reaches
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
                                                      // in K-steps: a GEMM of depth K runs at K/(K + this)
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
   double memory_efficiency = 0.8;                    // fraction of HBM bandwidth memory-bound kernels reach
   Seconds kernel_overhead = 0;                       // fixed cost per kernel launch, seconds
+  double dropout_rng_rate = 0;                       // random numbers per second a fused attention kernel
+                                                     // draws for its dropout mask (Philox), on top of its
+                                                     // math; 0 = not modelled (dropout costs nothing there)
   double comm_interference = 0;                      // compute slowdown while communication overlaps
                                                      // (0.1 = kernels take 10% longer), dimensionless
 };

@@ -79,7 +79,7 @@ void read_collectives(MapReader& run, std::map<std::string, std::string>* out) {
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
   MapReader r(source, root, "",
               {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
-               "micro_batch", "strategy", "collectives", "framework_overhead", "flash_attention"});
+               "micro_batch", "strategy", "collectives", "framework_overhead", "flash_attention", "dropout"});
   RunSpec run;
   run.source_file = source.file();
   r.read_string("name", &run.name, Need::kRequired);
@@ -95,6 +95,10 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   read_collectives(r, &run.collectives);
   r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional, true);
   r.read_bool("flash_attention", &run.flash_attention, Need::kOptional);
+  if (auto d = r.map("dropout", Need::kOptional, {"attention", "hidden"})) {
+    d->read_number("attention", &run.dropout.attention, Need::kOptional, fraction_below_one());
+    d->read_number("hidden", &run.dropout.hidden, Need::kOptional, fraction_below_one());
+  }
   return run;
 }
 

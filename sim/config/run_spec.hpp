@@ -16,6 +16,7 @@
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework_overhead: 2GiB    # per-device memory the framework itself takes
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
+//   dropout: {attention: 0.1, hidden: 0.1}   # probabilities; default 0 (no dropout)
 #pragma once
 #include <map>
 #include <optional>
@@ -57,6 +58,16 @@ struct StrategySpec {
   OverlapSpec overlap;
 };
 
+// Dropout of a training run (Megatron-LM --attention-dropout / --hidden-dropout): probabilities
+// in [0, 1); 0 turns it off. Attention dropout drops attention probabilities (inside the fused
+// kernel, or as a kernel over the scores when unfused); hidden dropout drops the output of the
+// attention and MLP blocks before their residual add.
+struct DropoutSpec {
+  double attention = 0;
+  double hidden = 0;
+  [[nodiscard]] bool any() const { return attention > 0 || hidden > 0; }
+};
+
 struct RunSpec {
   std::string name;
   std::string description;
@@ -73,6 +84,7 @@ struct RunSpec {
   Bytes framework_overhead = 0;                  // per device, bytes
   bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
                                                  // and context as separate kernels (Megatron before 2022)
+  DropoutSpec dropout;                           // off unless the run sets it
 
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }

@@ -6,14 +6,15 @@ namespace trainsim {
 namespace {
 
 constexpr double kRopeFlopsPerElement = 3;   // x·cos + rotate(x)·sin: 2 multiplies + 1 add
-constexpr double kResidualFlopsPerElement = 1;
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
 constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
+constexpr double kMaskBytes = 1;               // a dropout mask keeps one byte per element
 
 struct AttentionDims {
   double b, s, ctx, d, heads, kv_heads, h;
   double tokens, seq_tokens;
   double gemm_bytes, act_bytes;
+  bool attention_dropout, hidden_dropout;
 };
 
 AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
@@ -29,11 +30,22 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.seq_tokens = static_cast<double>(sequence_tokens(sh));
   a.gemm_bytes = gemm_element_bytes(sh.precision);
   a.act_bytes = activation_element_bytes(sh.precision);
+  a.attention_dropout = sh.attention_dropout > 0;
+  a.hidden_dropout = sh.hidden_dropout > 0;
   return a;
 }
 
 int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
   return (local_heads(m, sh) + 2 * local_kv_heads(m, sh)) * head_dim_of(m);
+}
+
+// A 1-byte dropout mask as a fraction of one activation element.
+double mask_fraction(const AttentionDims& a) { return kMaskBytes / a.act_bytes; }
+
+// With attention dropout a fused kernel draws one random number per score it computes, in the
+// forward and again in the backward (the mask is regenerated from the seed, not stored).
+double dropout_draws(const AttentionDims& a) {
+  return a.attention_dropout ? kCausalFraction * a.b * a.heads * a.s * a.ctx : 0;
 }
 
 // Fused attention reads Q (s rows) and K, V (the whole context) and writes O plus the softmax
@@ -47,6 +59,7 @@ Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
   const double q_or_o = a.b * a.s * a.heads * a.d;
   const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
   k.bytes = (2 * q_or_o + kv) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
+  k.random_elements = dropout_draws(a);
   return k;
 }
 
@@ -60,32 +73,37 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   const double q_sized = 4 * a.b * a.s * a.heads * a.d;     // Q, O, dO, dQ
   const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
   k.bytes = (q_sized + kv_sized) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
+  k.random_elements = dropout_draws(a);
   return k;
 }
 
 // Unfused attention (Megatron-LM before FlashAttention, Korthikanti et al. 2022 §4.1): the
 // scores QK^T and the context PV are batched GEMMs over b·a/t heads, and the s×context scores
-// go through HBM: a fused scale-mask-softmax (read, write) and dropout (read, write, 1-byte mask).
-// No causal skipping: the masked half is computed and then masked.
+// go through HBM: a fused scale-mask-softmax (read, write) and, with attention dropout, dropout
+// (read, write, 1-byte mask). No causal skipping: the masked half is computed and then masked.
 std::vector<Kernel> unfused_attention_forward(const AttentionDims& a) {
   const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
   const auto batch = static_cast<int64_t>(a.b * a.heads);
   const double scores = a.b * a.heads * a.s * a.ctx;
-  return {gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
-          elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes),
-          elementwise_kernel("attn_dropout.fwd", scores, 1, 1.5, 1, a.act_bytes),
-          gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.gemm_bytes)};
+  std::vector<Kernel> out = {gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
+                             elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes)};
+  if (a.attention_dropout)
+    out.push_back(elementwise_kernel("attn_dropout.fwd", scores, 1, 1 + mask_fraction(a), 1, a.act_bytes));
+  out.push_back(gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.gemm_bytes));
+  return out;
 }
 
 // Backward of the above: gradients of the two batched GEMMs w.r.t. both operands (no weights)
-// and of dropout + softmax (reads probabilities, their gradient and the mask; writes one).
+// and of softmax (+ dropout): reads probabilities and their gradient (and the mask), writes one.
 std::vector<Kernel> unfused_attention_backward(const AttentionDims& a) {
   const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
   const auto batch = static_cast<int64_t>(a.b * a.heads);
   const double scores = a.b * a.heads * a.s * a.ctx;
+  const double reads = 2 + (a.attention_dropout ? mask_fraction(a) : 0);
+  const char* name = a.attention_dropout ? "attn_softmax_dropout.dgrad" : "attn_softmax.dgrad";
   return {gemm_kernel("attn_context.dgrad_probs", {s, ctx, d, batch}, a.gemm_bytes),
           gemm_kernel("attn_context.dgrad_v", {ctx, d, s, batch}, a.gemm_bytes),
-          elementwise_kernel("attn_softmax_dropout.dgrad", scores, 2.5, 1, kSoftmaxFlopsPerElement, a.act_bytes),
+          elementwise_kernel(name, scores, reads, 1, kSoftmaxFlopsPerElement, a.act_bytes),
           gemm_kernel("attn_scores.dgrad_q", {s, d, ctx, batch}, a.gemm_bytes),
           gemm_kernel("attn_scores.dgrad_k", {ctx, d, s, batch}, a.gemm_bytes)};
 }
@@ -96,6 +114,10 @@ std::vector<Kernel> unfused_attention_backward(const AttentionDims& a) {
 Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   return 4 * a.b * a.s * a.ctx * a.d * a.heads;
+}
+
+Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward) {
+  return backward ? core_attention_backward(m, sh) : core_attention_forward(m, sh);
 }
 
 std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
@@ -114,7 +136,7 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   else
     append(out, unfused_attention_forward(a));
   out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_bytes));
-  out.push_back(elementwise_kernel("attn_residual.fwd", a.seq_tokens * a.h, 2, 1, kResidualFlopsPerElement, a.act_bytes));
+  out.push_back(residual_forward_kernel("attn_residual.fwd", a.seq_tokens * a.h, a.hidden_dropout, a.act_bytes));
   return out;
 }
 
@@ -125,8 +147,10 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
   const int64_t qkv = qkv_width(m, sh);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
-  std::vector<Kernel> out = {gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
-                             gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true)};
+  std::vector<Kernel> out;
+  if (a.hidden_dropout) out.push_back(dropout_backward_kernel("attn_dropout.dgrad", a.seq_tokens * a.h, a.act_bytes));
+  append(out, {gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
+               gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true)});
   if (sh.flash_attention)
     out.push_back(core_attention_backward(m, sh));
   else

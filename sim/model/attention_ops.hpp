@@ -26,6 +26,10 @@ inline constexpr double kFlashBackwardFactor = 2.5;
 // With GPT's head_dim·heads = h and no CP this is 4·b·s²·h/t.
 [[nodiscard]] Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh);
 
+// The fused core-attention kernel alone: its forward, or its backward (dQ, dK, dV), as
+// attention_forward / attention_backward place it when Shard::flash_attention is set.
+[[nodiscard]] Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward);
+
 // Kernels in execution order. Names: attn_norm, qkv_proj, rope, core_attention, out_proj,
 // attn_residual; suffix ".fwd", or ".dgrad"/".wgrad" in the backward.
 [[nodiscard]] std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh);

@@ -26,6 +26,7 @@ struct Kernel {
   Flops flops = 0;           // FLOP executed (multiply-add = 2 FLOP)
   Bytes bytes = 0;           // bytes read + written in HBM
   GemmShape gemm;            // only for kGemm
+  double random_elements = 0;  // random numbers drawn inside the kernel (dropout of fused attention)
   bool weight_grad = false;  // backward kernel computing weight gradients (deferrable: zero-bubble W)
 };
 

@@ -31,6 +31,14 @@ namespace trainsim {
 [[nodiscard]] Kernel norm_backward_kernel(std::string name, NormKind norm, double elements,
                                           double element_bytes);
 
+// The residual add closing a block over `elements`: reads the block output and the residual,
+// writes their sum (1 FLOP per element); with hidden dropout (Megatron's fused bias-dropout-add)
+// it also writes the 1-byte dropout mask.
+[[nodiscard]] Kernel residual_forward_kernel(std::string name, double elements, bool hidden_dropout,
+                                             double element_bytes);
+// Backward of hidden dropout: reads the gradient and the 1-byte mask, writes the scaled gradient.
+[[nodiscard]] Kernel dropout_backward_kernel(std::string name, double elements, double element_bytes);
+
 // Sums over a kernel list: all FLOP, the FLOP of one class, all bytes.
 [[nodiscard]] Flops total_flops(const std::vector<Kernel>& kernels);
 [[nodiscard]] Flops total_flops(const std::vector<Kernel>& kernels, KernelClass cls);

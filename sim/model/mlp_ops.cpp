@@ -8,7 +8,6 @@ namespace {
 // SwiGLU silu(g)·u ≈ 6 (exp, add, divide, two multiplies). Backward ≈ twice the forward.
 double activation_flops(const ModelSpec& m) { return m.gated_ffn ? 6 : 8; }
 double activation_inputs(const ModelSpec& m) { return m.gated_ffn ? 2 : 1; }  // gate and up, or x
-constexpr double kResidualFlopsPerElement = 1;
 }  // namespace
 
 std::vector<Kernel> ffn_forward_kernels(const std::string& prefix, const ModelSpec& m, const Shard& sh,
@@ -47,15 +46,16 @@ std::vector<Kernel> mlp_forward(const ModelSpec& m, const Shard& sh) {
   const double seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
   std::vector<Kernel> out{norm_forward_kernel("mlp_norm.fwd", m.norm, seq_elements, ab)};
   append(out, ffn_forward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp)));
-  out.push_back(elementwise_kernel("mlp_residual.fwd", seq_elements, 2, 1, kResidualFlopsPerElement, ab));
+  out.push_back(residual_forward_kernel("mlp_residual.fwd", seq_elements, sh.hidden_dropout > 0, ab));
   return out;
 }
 
 std::vector<Kernel> mlp_backward(const ModelSpec& m, const Shard& sh) {
   const double ab = activation_element_bytes(sh.precision);
   const double seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
-  std::vector<Kernel> out =
-      ffn_backward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp));
+  std::vector<Kernel> out;
+  if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("mlp_dropout.dgrad", seq_elements, ab));
+  append(out, ffn_backward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp)));
   out.push_back(norm_backward_kernel("mlp_norm.dgrad", m.norm, seq_elements, ab));
   return out;
 }

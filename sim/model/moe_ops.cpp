@@ -11,7 +11,6 @@ namespace {
 
 constexpr double kTopkFlopsPerElement = 5;  // softmax (max, exp, sum, divide) + top-k compare
 constexpr double kUnpermuteFlopsPerElement = 2;  // probability-weighted sum: multiply + add
-constexpr double kResidualFlopsPerElement = 1;
 constexpr double kRouterProbBytes = 4;      // routing scores kept in fp32
 
 int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.tp); }
@@ -92,14 +91,15 @@ std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
   unpermute.bytes += all_tokens * m.hidden * ab;
   out.push_back(unpermute);
   if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
-  out.push_back(elementwise_kernel("moe_residual.fwd", seq_elements, 2, 1, kResidualFlopsPerElement, ab));
+  out.push_back(residual_forward_kernel("moe_residual.fwd", seq_elements, sh.hidden_dropout > 0, ab));
   return out;
 }
 
 std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out;
-  if (m.moe.shared_experts > 0) out = ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh));
+  if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("moe_dropout.dgrad", seq_elements, ab));
+  if (m.moe.shared_experts > 0) append(out, ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
   // Un-permute backward reads the token gradients (and expert outputs for the probability
   // gradient) and writes the expert-order gradients.
   Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,

@@ -17,6 +17,8 @@ Shard shard_of(const RunSpec& run) {
   sh.ep = run.strategy.ep;
   sh.precision = run.precision;
   sh.flash_attention = run.flash_attention;
+  sh.attention_dropout = run.dropout.attention;
+  sh.hidden_dropout = run.dropout.hidden;
   return sh;
 }
 

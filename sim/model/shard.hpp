@@ -20,6 +20,8 @@ struct Shard {
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
   Precision precision = Precision::kBf16;
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
+  double attention_dropout = 0;    // probability; > 0 adds the dropout of attention probabilities
+  double hidden_dropout = 0;       // probability; > 0 adds the dropout before each residual add
 };
 
 // The shard of a run's device: seq = seq_len / cp, context = seq_len.

@@ -16,16 +16,25 @@ auto field(Spec* acc, const std::string& name) -> decltype(&acc->gemm_efficiency
   if (name == "attention_efficiency") return &acc->attention_efficiency;
   if (name == "memory_efficiency") return &acc->memory_efficiency;
   if (name == "kernel_overhead") return &acc->kernel_overhead;
+  if (name == "dropout_rng_rate") return &acc->dropout_rng_rate;
   throw UserError("unknown accelerator parameter '" + name + "'; valid: " + joined_names(accelerator_parameter_names()));
 }
 
 constexpr double kMicro = 1e-6;  // kernel_overhead is stored in seconds, searched in microseconds
+constexpr double kTera = 1e12;   // dropout_rng_rate is stored per second, searched in 1e12 per second
+
+// The factor from the stored unit to the searched one.
+double search_unit(const std::string& name) {
+  if (name == "kernel_overhead") return kMicro;
+  if (name == "dropout_rng_rate") return kTera;
+  return 1;
+}
 
 }  // namespace
 
 const std::vector<std::string>& accelerator_parameter_names() {
   static const std::vector<std::string> names = {"gemm_efficiency", "gemm_k_overhead", "attention_efficiency",
-                                                 "memory_efficiency", "kernel_overhead"};
+                                                 "memory_efficiency", "kernel_overhead", "dropout_rng_rate"};
   return names;
 }
 
@@ -50,6 +59,9 @@ void parameter_interval(const std::string& name, double* lo, double* hi) {
     *hi = 40;  // microseconds per kernel
   } else if (name == "gemm_k_overhead") {
     *hi = 2048;  // K steps per output tile
+  } else if (name == "dropout_rng_rate") {
+    *lo = 0.01;  // 1e12 random numbers per second
+    *hi = 100;
   } else {
     *lo = 0.3;
     *hi = 1.0;
@@ -57,12 +69,11 @@ void parameter_interval(const std::string& name, double* lo, double* hi) {
 }
 
 double get_parameter(const AcceleratorSpec& acc, const std::string& name) {
-  const double value = *field(&acc, name);
-  return name == "kernel_overhead" ? value / kMicro : value;
+  return *field(&acc, name) / search_unit(name);
 }
 
 void set_parameter(AcceleratorSpec* acc, const std::string& name, double value) {
-  *field(acc, name) = name == "kernel_overhead" ? value * kMicro : value;
+  *field(acc, name) = value * search_unit(name);
 }
 
 double inside_interval(const std::string& name, double value) {
@@ -73,6 +84,7 @@ double inside_interval(const std::string& name, double value) {
 }
 
 std::string parameter_text(const std::string& name, double value, int digits) {
+  if (name == "dropout_rng_rate") return format_text("%.*ge12", digits, value);
   return format_text("%.*g", digits, value) + (name == "kernel_overhead" ? "us" : "");
 }
 

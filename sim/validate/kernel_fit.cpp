@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/analytic/compute_time.hpp"
-#include "sim/core/error.hpp"
+#include "sim/model/attention_ops.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/validate/accelerator_params.hpp"
 #include "sim/validate/error_stats.hpp"
@@ -19,50 +19,72 @@ AcceleratorSpec with_values(AcceleratorSpec acc, const std::vector<std::string>&
   return acc;
 }
 
-}  // namespace
-
-const std::vector<std::string>& gemm_fit_parameters() {
-  static const std::vector<std::string> names = {"gemm_efficiency", "gemm_k_overhead", "kernel_overhead",
-                                                 "memory_efficiency"};
-  return names;
+// A one-layer model and one device's shard whose core attention is the measured one.
+Kernel attention_kernel(const AttentionShape& a, Precision precision) {
+  ModelSpec m;
+  m.heads = m.kv_heads = static_cast<int>(a.heads);
+  m.head_dim = static_cast<int>(a.head_dim);
+  m.hidden = m.heads * m.head_dim;
+  Shard sh;
+  sh.micro_batch = a.batch;
+  sh.seq = sh.context = a.seq;
+  sh.precision = precision;
+  sh.attention_dropout = a.dropout;
+  return core_attention_kernel(m, sh, a.backward);
 }
 
-GemmRowResult predict_gemm(const GemmMeasurement& g, const AcceleratorSpec& acc, Precision precision) {
-  const Kernel k = gemm_kernel("gemm", g.shape, bytes_per_element(precision));
-  GemmRowResult r;
-  r.measurement = g;
-  r.measured_s = k.flops / (g.tflops * 1e12);
-  r.predicted_s = kernel_time(k, acc, precision);
-  r.predicted_tflops = k.flops / r.predicted_s / 1e12;
-  r.error_percent = (r.predicted_s - r.measured_s) / r.measured_s * 100;
+}  // namespace
+
+Kernel measured_kernel(const KernelMeasurement& m, Precision precision) {
+  switch (m.kind) {
+    case MeasuredKind::kGemm:
+      return gemm_kernel("gemm", m.gemm, bytes_per_element(precision));
+    case MeasuredKind::kAttention:
+      return attention_kernel(m.attention, precision);
+    case MeasuredKind::kStream:
+      break;
+  }
+  Kernel k;
+  k.name = m.op;
+  k.cls = KernelClass::kElementwise;
+  k.bytes = m.bytes;
+  return k;
+}
+
+KernelRowResult predict_kernel(const KernelMeasurement& m, const AcceleratorSpec& acc, Precision precision) {
+  KernelRowResult r;
+  r.measurement = m;
+  r.kernel = measured_kernel(m, precision);
+  r.predicted_s = kernel_time(r.kernel, acc, precision) + (m.launches - 1) * acc.kernel_overhead;
+  r.error_percent = (r.predicted_s - m.measured_s) / m.measured_s * 100;
   return r;
 }
 
-std::vector<GemmRowResult> predict_gemms(const GemmMeasurementSet& set, const AcceleratorSpec& acc) {
-  std::vector<GemmRowResult> rows;
+std::vector<KernelRowResult> predict_kernels(const KernelMeasurementSet& set, const AcceleratorSpec& acc) {
+  std::vector<KernelRowResult> rows;
   rows.reserve(set.rows.size());
-  for (const auto& g : set.rows) rows.push_back(predict_gemm(g, acc, set.precision));
+  for (const auto& m : set.rows) rows.push_back(predict_kernel(m, acc, set.precision));
   return rows;
 }
 
-double gemm_msre(const std::vector<GemmRowResult>& rows) {
+double kernel_msre(const std::vector<KernelRowResult>& rows) {
   std::vector<std::pair<double, double>> pm;
-  for (const auto& r : rows) pm.emplace_back(r.predicted_s, r.measured_s);
+  for (const auto& r : rows) pm.emplace_back(r.predicted_s, r.measurement.measured_s);
   return mean_squared_relative_error(pm);
 }
 
-GemmFit fit_gemm_parameters(const GemmMeasurementSet& set, const AcceleratorSpec& start,
-                            const std::vector<std::string>& params, int evaluations) {
-  require_parameters(params, gemm_fit_parameters(), "--fit");
+KernelFit fit_kernel_parameters(const KernelMeasurementSet& set, const AcceleratorSpec& start,
+                                const std::vector<std::string>& params, int evaluations) {
+  require_parameters(params, accelerator_parameter_names(), "--fit");
   std::vector<double> x, lo(params.size()), hi(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     parameter_interval(params[i], &lo[i], &hi[i]);
     x.push_back(get_parameter(start, params[i]));
   }
-  GemmFit fit;
+  KernelFit fit;
   auto objective = [&](const std::vector<double>& p) {
     ++fit.evaluations;
-    return gemm_msre(predict_gemms(set, with_values(start, params, p)));
+    return kernel_msre(predict_kernels(set, with_values(start, params, p)));
   };
   const int per_round = std::max(static_cast<int>(params.size()) + 1, evaluations / kRounds);
   for (int round = 0; round < kRounds; ++round) {
@@ -70,7 +92,7 @@ GemmFit fit_gemm_parameters(const GemmMeasurementSet& set, const AcceleratorSpec
     x = nelder_mead_minimize(objective, x, lo, hi, per_round).best_x;
   }
   fit.fitted = with_values(start, params, x);
-  fit.rows = predict_gemms(set, fit.fitted);
+  fit.rows = predict_kernels(set, fit.fitted);
   for (size_t i = 0; i < params.size(); ++i) fit.values.emplace_back(params[i], x[i]);
   return fit;
 }

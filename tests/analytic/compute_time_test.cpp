@@ -89,3 +89,23 @@ TEST_CASE("a precision without its own peak falls back to the units that would r
   AcceleratorSpec only16 = test_accelerator();
   CHECK_THROWS_AS(peak_flops(only16, Precision::kFp32), UserError);
 }
+
+TEST_CASE("dropout inside fused attention adds its random numbers at the accelerator's rate", "[analytic]") {
+  Kernel k;
+  k.cls = KernelClass::kAttention;
+  k.flops = 1e12;            // 2 ms, as above
+  k.random_elements = 1e9;   // at 1e12 per second: 1 ms more
+  AcceleratorSpec a = test_accelerator();
+  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(2e-3 + 5e-6));  // rate 0: not modelled
+  a.dropout_rng_rate = 1e12;
+  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(3e-3 + 5e-6));
+}
+
+TEST_CASE("without wave quantization a GEMM's partly filled last wave costs nothing", "[analytic]") {
+  // 11 tiles of 128 x 128 on 10 units: two waves, 11 of 20 slots busy, unless the library balances it.
+  const GemmShape eleven{1408, 128, 1024, 1};
+  AcceleratorSpec a = test_accelerator();
+  CHECK(wave_efficiency(eleven, a) == Approx(0.55));
+  a.gemm_wave_quantization = false;
+  CHECK(wave_efficiency(eleven, a) == Approx(1.0));
+}

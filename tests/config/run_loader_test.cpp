@@ -138,3 +138,17 @@ TEST_CASE("mesh_order must be a permutation of the five dimensions", "[config]")
   const auto ok = write_yaml("mesh-ok.yaml", run_yaml("strategy: {tp: 4, dp: 2, mesh_order: pp-dp-ep-cp-tp}"));
   CHECK(load_run(ok).strategy.mesh_order == "pp-dp-ep-cp-tp");
 }
+
+TEST_CASE("dropout takes attention and hidden probabilities below one, default off", "[config]") {
+  const auto ok = write_yaml("drop.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "dropout: {attention: 0.1, hidden: 0.05}\n"));
+  const RunSpec run = load_run(ok);
+  CHECK(run.dropout.attention == 0.1);
+  CHECK(run.dropout.hidden == 0.05);
+  const auto none = write_yaml("nodrop.yaml", run_yaml("strategy: {tp: 4, dp: 2}"));
+  CHECK_FALSE(load_run(none).dropout.any());
+  const auto bad = write_yaml("baddrop.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "dropout: {attention: 1.0}\n"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.key_path() == "dropout.attention");
+  const auto typo = write_yaml("typodrop.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "dropout: {residual: 0.1}\n"));
+  CHECK_THAT(config_error([&] { (void)load_run(typo); }).what(), Catch::Contains("valid: attention, hidden"));
+}

@@ -60,20 +60,22 @@ TEST_CASE("sequence parallelism replaces each all-reduce by a reduce-scatter and
 }
 
 TEST_CASE("selective recompute re-runs unfused attention's core before its backward", "[graph]") {
-  // Unfused attention: scores, softmax, dropout, context = 4 forward kernels per layer, run once
-  // more (role recompute) per layer and micro-batch. Flash attention recomputes inside its own
-  // backward kernel, so nothing is added.
+  // Unfused attention: scores, softmax, context = 3 forward kernels per layer, and dropout a 4th
+  // when the run has attention dropout, run once more (role recompute) per layer and micro-batch.
+  // Flash attention recomputes inside its own backward kernel, so nothing is added.
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   run.strategy.recompute = Recompute::kSelective;
-  auto recomputed = [&](bool flash) {
+  auto recomputed = [&](bool flash, double attention_dropout) {
     run.flash_attention = flash;
+    run.dropout.attention = attention_dropout;
     const StageGraph g = build_stage_graph(run, 1);
     int n = 0;
     for (size_t t = 0; t < g.size(); ++t) n += g.task(static_cast<TaskId>(t)).role == TaskRole::kRecompute;
     return n;
   };
-  CHECK(recomputed(false) == 4 * kLayersPerStage * kM);
-  CHECK(recomputed(true) == 0);
+  CHECK(recomputed(false, 0.1) == 4 * kLayersPerStage * kM);
+  CHECK(recomputed(false, 0) == 3 * kLayersPerStage * kM);
+  CHECK(recomputed(true, 0.1) == 0);
 }
 
 TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {

@@ -137,3 +137,43 @@ TEST_CASE("fused attention backward executes 2.5 times its forward FLOPs", "[mod
   // FlashAttention-2 Sec. 4.1: 5 backward matmuls vs 2 forward → 2.5 × 262,144 = 655,360.
   CHECK(find(attention_backward(m, sh), "core_attention.dgrad").flops == 655360.0);
 }
+
+TEST_CASE("hidden dropout writes a 1-byte mask in each residual add and adds its backward kernel", "[model]") {
+  // Tiny GPT layer, b=2, s=32, h=64, bf16: a residual add over 2·32·64 = 4096 elements reads two
+  // tensors and writes one: 3 · 4096 · 2 B = 24,576 B; with dropout also its mask, 4096 B more.
+  // The backward of dropout reads the gradient (8192 B) and the mask (4096 B), writes 8192 B.
+  const ModelSpec m = tiny_gpt();
+  Shard sh = shard(2, 32);
+  CHECK(find(gpt_layer_forward(m, sh), "attn_residual.fwd").bytes == 24576.0);
+  sh.hidden_dropout = 0.1;
+  const std::vector<Kernel> fwd = gpt_layer_forward(m, sh);
+  CHECK(find(fwd, "attn_residual.fwd").bytes == 28672.0);
+  CHECK(find(fwd, "mlp_residual.fwd").bytes == 28672.0);
+  std::vector<Kernel> bwd = attention_backward(m, sh);
+  append(bwd, mlp_backward(m, sh));
+  CHECK(find(bwd, "attn_dropout.dgrad").bytes == 20480.0);
+  CHECK(find(bwd, "mlp_dropout.dgrad").bytes == 20480.0);
+  CHECK(bwd.front().name == "attn_dropout.dgrad");  // the gradient enters the block through it
+  sh.hidden_dropout = 0;
+  CHECK(attention_backward(m, sh).front().name == "out_proj.dgrad");
+}
+
+TEST_CASE("attention dropout draws one random number per computed score, forward and backward", "[model]") {
+  // b=2, 4 heads, s = context = 32, causal: 0.5 · 2 · 4 · 32 · 32 = 4096 scores computed.
+  const ModelSpec m = tiny_gpt();
+  Shard sh = shard(2, 32);
+  CHECK(core_attention_kernel(m, sh, false).random_elements == 0);
+  sh.attention_dropout = 0.1;
+  CHECK(core_attention_kernel(m, sh, false).random_elements == 4096.0);
+  CHECK(core_attention_kernel(m, sh, true).random_elements == 4096.0);
+  // Unfused attention runs dropout as its own kernel over the 2·4·32·32 = 8192 scores only with it.
+  sh.flash_attention = false;
+  const auto names = [&] {
+    std::string all;
+    for (const Kernel& k : attention_forward(m, sh)) all += k.name + " ";
+    return all;
+  };
+  CHECK(names().find("attn_dropout.fwd") != std::string::npos);
+  sh.attention_dropout = 0;
+  CHECK(names().find("attn_dropout.fwd") == std::string::npos);
+}
