@@ -109,20 +109,21 @@ Command kernels_command() {
   spec.options = {
       {"platform", "NAME", "platform preset whose accelerator ran the kernels (its name must match the tables')"},
       {"fit", "NAME[,NAME]",
-       "parameters to fit: gemm_efficiency, gemm_k_overhead, attention_efficiency, memory_efficiency, kernel_overhead (us)"},
+       "parameters to fit: gemm_efficiency, gemm_k_overhead, attention_efficiency, memory_efficiency, kernel_overhead (us), "
+       "dropout_rng_rate (1e12/s)"},
       {"evaluations", "N", "model evaluations of the tables for --fit (default 600; each takes microseconds)"},
       {"csv", "FILE", "write the per-kernel rows (at the fitted values with --fit) as CSV"}};
   spec.details =
       "Each TABLE.yaml lists kernels measured on one accelerator (validation/kernels/*.yaml): GEMMs (batch, m,\n"
-      "n, k, tflops), fused causal attention (pass, batch, heads, seq, head_dim, us) and memory-bound streams\n"
-      "(op, bytes, us, kernels). Each row is timed as the catalogue kernel it is, with the platform's model:\n"
-      "max(FLOP / (peak x efficiency), bytes / (HBM x memory_efficiency)) + kernel_overhead per launch, where a\n"
-      "GEMM's efficiency is gemm_efficiency x wave x k / (k + gemm_k_overhead) and attention's is\n"
-      "attention_efficiency; error % = (predicted - measured) / measured seconds x 100. Several tables are\n"
-      "compared (and fitted) together. --fit minimises the mean squared relative error by Nelder-Mead from the\n"
-      "preset's values and prints the lines to paste; the preset is not written. Kernel tables pin down the\n"
-      "isolated kernels; the level GEMMs reach inside a training step is what `trainsim calibrate` fits on\n"
-      "published runs.";
+      "n, k, tflops), fused causal attention (pass, batch, heads, seq, head_dim, dropout, us) and memory-bound\n"
+      "streams (op, bytes, us, kernels). Each row is timed as the catalogue kernel it is, with the platform's\n"
+      "model: max(FLOP / (peak x efficiency), bytes / (HBM x memory_efficiency)) + kernel_overhead per launch,\n"
+      "where a GEMM's efficiency is gemm_efficiency x wave x k / (k + gemm_k_overhead) and attention's is\n"
+      "attention_efficiency (plus its dropout's random numbers / dropout_rng_rate); error % = (predicted -\n"
+      "measured) / measured seconds x 100. Several tables are compared (and fitted) together. --fit minimises\n"
+      "the mean squared relative error by Nelder-Mead from the preset's values and prints the lines to paste;\n"
+      "the preset is not written. Kernel tables pin down the isolated kernels; the level GEMMs reach inside a\n"
+      "training step is what `trainsim calibrate` fits on published runs.";
   spec.min_positionals = 1;
   spec.max_positionals = 16;
   return {spec, run_kernels};

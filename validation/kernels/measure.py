@@ -3,7 +3,9 @@
 
 Needs PyTorch with CUDA and Triton (for do_bench); nothing of trainsim. Usage:
 
-    python3 validation/kernels/measure.py --out DIR [--quick]
+    python3 validation/kernels/measure.py --out DIR [--quick] [--dropout 0.1] [--accelerator NAME --prefix P]
+
+The shapes are the H100 rows' (ROWS below); on another GPU, --accelerator names the preset's accelerator.
 
 It writes into DIR, as tables of `trainsim kernels` (validation/kernels/*.yaml):
   h100-sxm-training-gemm.yaml      bf16 GEMMs at the training shapes of the rows; m, n, k as the catalogue
@@ -318,18 +320,18 @@ def write(path, lines):
     print(f"wrote {path}")
 
 
-def table_header(title, name, source):
-    return header(title) + [f'description: "{title} on one {name}"', "accelerator: H100-SXM5-80GB", "precision: bf16",
+def table_header(args, title, name, source):
+    return header(title) + [f'description: "{title} on one {name}"', f"accelerator: {args.accelerator}", "precision: bf16",
                             f'source: "validation/kernels/measure.py ({source}), this repository"']
 
 
 def run_gemm(args, name):
     rows = gemm_rows(args.quick)
-    lines = table_header("bf16 GEMMs of the mlm-h100 rows' layers (seq 4096, micro-batch 1)", name,
+    lines = table_header(args, "bf16 GEMMs of the mlm-h100 rows' layers (seq 4096, micro-batch 1)", name,
                          "torch.matmul, cuBLAS") + ["gemms:"]
     lines += [f"  - {{batch: 1, m: {r['m']}, n: {r['n']}, k: {r['k']}, tflops: {r['tflops']:.1f}}}"
               f"   # {r['row']} {r['name']}, {r['us']:.1f} us" for r in rows]
-    write(os.path.join(args.out, "h100-sxm-training-gemm.yaml"), lines)
+    write(os.path.join(args.out, args.prefix + "-training-gemm.yaml"), lines)
 
 
 def suffix(args):
@@ -340,20 +342,20 @@ def run_attention(args, name):
     att = attention_rows(args.quick, args.dropout)
     drop = f", dropout {args.dropout:g}" if args.dropout > 0 else ""
     for backend, what in (("cudnn", "cuDNN fused attention"), ("flash", "FlashAttention-2")):
-        lines = table_header(f"causal bf16 {what}{drop} at the mlm-h100 rows' head counts", name,
+        lines = table_header(args, f"causal bf16 {what}{drop} at the mlm-h100 rows' head counts", name,
                              f"torch scaled_dot_product_attention, {backend} backend") + ["attention:"]
         p = f" dropout: {args.dropout:g}," if args.dropout > 0 else ""
         lines += [f"  - {{pass: {r['pas']}, batch: 1, heads: {r['heads']}, seq: {SEQ}, head_dim: {HEAD_DIM},"
                   f" causal: true,{p} us: {r['us']:.1f}}}   # {r['row']}" for r in att if r["backend"] == backend]
-        write(os.path.join(args.out, f"h100-sxm-attention-{backend}{suffix(args)}.yaml"), lines)
+        write(os.path.join(args.out, f"{args.prefix}-attention-{backend}{suffix(args)}.yaml"), lines)
 
 
 def run_streams(args, name):
-    lines = table_header("memory-bound kernels of the mlm-h100 rows", name, "aten kernels") + ["streams:"]
+    lines = table_header(args, "memory-bound kernels of the mlm-h100 rows", name, "aten kernels") + ["streams:"]
     lines += [f"  - {{op: {r['op']}, bytes: {r['bytes']}, us: {r['us']:.1f}, kernels: {r['kernels']}}}"
               f"   # {r['row']}, {r['elements']} elements, {r['bytes'] / r['us'] / 1e6:.2f} TB/s"
               for r in stream_rows(args.quick)]
-    write(os.path.join(args.out, "h100-sxm-streams.yaml"), lines)
+    write(os.path.join(args.out, args.prefix + "-streams.yaml"), lines)
 
 
 def run_layers(args, name):
@@ -362,7 +364,7 @@ def run_layers(args, name):
     lines += [f"  - {{row: {r['row']}, hidden: {r['hidden']}, heads_local: {r['heads_local']}, tp: {r['tp']},"
               f" dropout: {args.dropout:g}, fwd_us: {r['fwd_us']:.1f}, bwd_us: {r['bwd_us']:.1f}}}"
               for r in layer_rows(args.quick, args.dropout)]
-    write(os.path.join(args.out, f"h100-sxm-layers{suffix(args)}.yaml"), lines)
+    write(os.path.join(args.out, f"{args.prefix}-layers{suffix(args)}.yaml"), lines)
 
 
 def run_step(args, name):
@@ -372,7 +374,7 @@ def run_step(args, name):
               f" {r['micro_batches']}, dropout: {args.dropout:g}, step_s: {r['step_s']:.4f}, micro_batch_fwd_bwd_us:"
               f" {r['micro_batch_fwd_bwd_us']:.1f}, peak_memory_bytes: {r['peak_memory_bytes']}}}"
               for r in step_rows(args.quick, args.dropout)]
-    write(os.path.join(args.out, f"h100-sxm-step{suffix(args)}.yaml"), lines)
+    write(os.path.join(args.out, f"{args.prefix}-step{suffix(args)}.yaml"), lines)
 
 
 PARTS = {"gemm": run_gemm, "attention": run_attention, "streams": run_streams, "layers": run_layers, "step": run_step}
@@ -382,6 +384,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="folder for the YAML files")
     ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke test)")
+    ap.add_argument("--accelerator", default="H100-SXM5-80GB",
+                    help="accelerator name the tables carry: the platform preset's accelerator.name (trainsim kernels"
+                         " refuses a table of another accelerator)")
+    ap.add_argument("--prefix", default="h100-sxm", help="file name prefix of the tables (default h100-sxm)")
     ap.add_argument("--dropout", type=float, default=0.0,
                     help="attention and hidden dropout probability for attention, layers and step (Megatron's"
                          " default is 0.1; files get a -dropoutP suffix)")
