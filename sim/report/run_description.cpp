@@ -50,8 +50,12 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";
   out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute) << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
-      << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision)
-      << "\n";
+      << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision);
+  if (!run.flash_attention) out << ", unfused attention";
+  if (run.dropout.any())
+    out << ", dropout " << fmt("%g", run.dropout.attention) << " (attention) / " << fmt("%g", run.dropout.hidden)
+        << " (hidden)";
+  out << "\n";
   out << "FLOPs      " << fmt("%.4g", model_flops(m, run.global_batch, run.seq_len)) << " model FLOP per iteration ("
       << fmt("%.4g", narayanan_flops(run)) << " counting recompute, Narayanan et al. eq. 3)\n";
 }
