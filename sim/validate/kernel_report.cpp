@@ -86,7 +86,7 @@ void write_kernel_csv(std::ostream& out, const std::vector<KernelRowResult>& row
   out << "kind,what,flops,bytes,measured_us,predicted_us,error_pct\n";
   for (const auto& r : rows) {
     out << format_text("%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g\n", kind_name(r.measurement.kind),
-                       measurement_label(r.measurement).c_str(), r.kernel.flops, r.kernel.bytes,
+                       csv_field(measurement_label(r.measurement)).c_str(), r.kernel.flops, r.kernel.bytes,
                        r.measurement.measured_s / kMicro, r.predicted_s / kMicro, r.error_percent);
   }
 }

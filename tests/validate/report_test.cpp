@@ -1,8 +1,10 @@
-// The validation report's renderings, on hand-made results.
+// The validation and kernel reports' renderings, on hand-made results.
 #include <catch2/catch.hpp>
 #include <sstream>
 
 #include "sim/validate/gnuplot_plot.hpp"
+#include "sim/validate/kernel_report.hpp"
+#include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
 using namespace trainsim;
@@ -99,4 +101,21 @@ TEST_CASE("the gnuplot script draws y = x, a 10% band and one data block per har
   // Hardware sorted: 910b is $hw0, a100 is $hw1; check rows use point type 9 (triangle), calibrate 7.
   CHECK_THAT(script, Catch::Contains("$hw0 << EOD\n20 21 c 7\nEOD\n"));
   CHECK_THAT(script, Catch::Contains("$hw1 << EOD\n2 2.2 a 9\n10 7 b 9\nEOD\n"));
+}
+
+TEST_CASE("CSV fields with commas, quotes or line breaks are quoted, as RFC 4180 says", "[validate]") {
+  CHECK(csv_field("gelu.fwd") == "gelu.fwd");
+  CHECK(csv_field("norm, fused") == "\"norm, fused\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+  KernelMeasurement m;
+  m.kind = MeasuredKind::kStream;
+  m.op = "add, then scale";
+  m.bytes = 1e6;
+  m.measured_s = 1e-6;
+  AcceleratorSpec acc;
+  acc.memory_bandwidth = 1e12;
+  std::ostringstream csv;
+  write_kernel_csv(csv, {predict_kernel(m, acc, Precision::kBf16)});
+  CHECK(csv.str().find("\nstream,\"add, then scale\",0,1e+06,") != std::string::npos);
 }
