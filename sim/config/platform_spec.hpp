@@ -5,8 +5,9 @@
 //   description: "..."
 //   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
 //                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
-//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, attention_efficiency: 0.6, memory_efficiency: 0.8,
-//                 kernel_overhead: 4us, comm_interference: 0.05}
+//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, gemm_k_overhead: 64,
+//                 attention_efficiency: 0.6, memory_efficiency: 0.8, kernel_overhead: 4us,
+//                 dropout_rng_rate: 0.8e12, comm_interference: 0.05}
 //   tiers:            # innermost first; each tier joins groups of the previous one
 //     - {name: nvlink, topology: nvswitch, domain_size: 8, bandwidth: 450GBps, latency: 1us, ...}
 //     - {name: ib, topology: rail_optimized, domain_size: 0, bandwidth: 50GBps, latency: 2us,
