@@ -41,6 +41,10 @@ double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
   return k > 0 ? k / (k + acc.gemm_k_overhead) : 1.0;
 }
 
+double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc) {
+  return k.attention_keys > 0 ? k.attention_keys / (k.attention_keys + acc.attention_k_overhead) : 1.0;
+}
+
 double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
   const int64_t tile_m = std::max(1, acc.gemm_tile_m);
   const int64_t tile_n = std::max(1, acc.gemm_tile_n);
@@ -58,7 +62,7 @@ Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p) {
     compute = k.flops / (peak_flops(acc, p) * acc.gemm_efficiency * wave_efficiency(k.gemm, acc) *
                          depth_efficiency(k.gemm, acc));
   } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
-    compute = k.flops / (peak_flops(acc, p) * acc.attention_efficiency);
+    compute = k.flops / (peak_flops(acc, p) * acc.attention_efficiency * attention_depth_efficiency(k, acc));
     if (acc.dropout_rng_rate > 0) compute += k.random_elements / acc.dropout_rng_rate;
   }
   return std::max(compute, memory) + acc.kernel_overhead;

@@ -21,10 +21,13 @@ namespace trainsim {
 [[nodiscard]] double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
 // K / (K + gemm_k_overhead): the share of a tile's time spent in its K loop.
 [[nodiscard]] double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
+// The same for fused attention: L / (L + attention_k_overhead), L = Kernel::attention_keys, the keys
+// each query tile loops over on average; 1 when L is unknown (0).
+[[nodiscard]] double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc);
 
 // Roofline: max(flops / (peak[p]·eff), bytes / (memory_bandwidth·memory_efficiency))
 // + kernel_overhead, with eff = gemm_efficiency·wave_efficiency·depth_efficiency for kGemm and
-// attention_efficiency for kAttention, whose compute term also pays random_elements /
+// attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays random_elements /
 // dropout_rng_rate when the accelerator models it. Memory-bound classes (elementwise, embedding,
 // optimizer) use only the bytes term.
 [[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p);

@@ -27,7 +27,7 @@ void read_peak_flops(MapReader& acc, AcceleratorSpec* a) {
 AcceleratorSpec read_accelerator(MapReader& r) {
   auto acc = r.map("accelerator", Need::kRequired,
                    {"name", "peak_flops", "memory_capacity", "memory_bandwidth", "compute_units", "gemm_tile_m",
-                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead", "attention_efficiency", "memory_efficiency", "kernel_overhead", "dropout_rng_rate",
+                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead", "attention_efficiency", "attention_k_overhead", "memory_efficiency", "kernel_overhead", "dropout_rng_rate",
                     "comm_interference"});
   AcceleratorSpec a;
   acc->read_string("name", &a.name, Need::kRequired);
@@ -41,6 +41,7 @@ AcceleratorSpec read_accelerator(MapReader& r) {
   acc->read_number("gemm_k_overhead", &a.gemm_k_overhead, Need::kOptional, at_least(0));
   acc->read_number("gemm_efficiency", &a.gemm_efficiency, Need::kOptional, unit_fraction());
   acc->read_number("attention_efficiency", &a.attention_efficiency, Need::kOptional, unit_fraction());
+  acc->read_number("attention_k_overhead", &a.attention_k_overhead, Need::kOptional, at_least(0));
   acc->read_number("memory_efficiency", &a.memory_efficiency, Need::kOptional, unit_fraction());
   acc->read_quantity("kernel_overhead", &a.kernel_overhead, Quantity::kTime, Need::kOptional, true);
   acc->read_number("dropout_rng_rate", &a.dropout_rng_rate, Need::kOptional, at_least(0));

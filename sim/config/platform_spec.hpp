@@ -6,7 +6,7 @@
 //   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
 //                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
 //                 gemm_wave_quantization: true, gemm_efficiency: 0.8, gemm_k_overhead: 64,
-//                 attention_efficiency: 0.6, memory_efficiency: 0.8, kernel_overhead: 4us,
+//                 attention_efficiency: 0.6, attention_k_overhead: 0, memory_efficiency: 0.8, kernel_overhead: 4us,
 //                 dropout_rng_rate: 0.8e12, comm_interference: 0.05}
 //   tiers:            # innermost first; each tier joins groups of the previous one
 //     - {name: nvlink, topology: nvswitch, domain_size: 8, bandwidth: 450GBps, latency: 1us, ...}
@@ -37,6 +37,8 @@ struct AcceleratorSpec {
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
                                                      // in K-steps: a GEMM of depth K runs at K/(K + this)
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
+  double attention_k_overhead = 0;                   // fixed cost of each query tile of fused attention, in
+                                                     // keys: queries attending L keys run at L/(L + this)
   double memory_efficiency = 0.8;                    // fraction of HBM bandwidth memory-bound kernels reach
   Seconds kernel_overhead = 0;                       // fixed cost per kernel launch, seconds
   double dropout_rng_rate = 0;                       // random numbers per second a fused attention kernel

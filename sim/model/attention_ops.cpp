@@ -60,6 +60,7 @@ Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
   const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
   k.bytes = (2 * q_or_o + kv) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
   k.random_elements = dropout_draws(a);
+  k.attention_keys = kCausalFraction * a.ctx;
   return k;
 }
 
@@ -74,6 +75,7 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
   k.bytes = (q_sized + kv_sized) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
   k.random_elements = dropout_draws(a);
+  k.attention_keys = kCausalFraction * a.ctx;
   return k;
 }
 

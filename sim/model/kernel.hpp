@@ -27,6 +27,7 @@ struct Kernel {
   Bytes bytes = 0;           // bytes read + written in HBM
   GemmShape gemm;            // only for kGemm
   double random_elements = 0;  // random numbers drawn inside the kernel (dropout of fused attention)
+  double attention_keys = 0;   // kAttention: keys each query attends on average (causal: half the context)
   bool weight_grad = false;  // backward kernel computing weight gradients (deferrable: zero-bubble W)
 };
 

@@ -14,6 +14,7 @@ auto field(Spec* acc, const std::string& name) -> decltype(&acc->gemm_efficiency
   if (name == "gemm_efficiency") return &acc->gemm_efficiency;
   if (name == "gemm_k_overhead") return &acc->gemm_k_overhead;
   if (name == "attention_efficiency") return &acc->attention_efficiency;
+  if (name == "attention_k_overhead") return &acc->attention_k_overhead;
   if (name == "memory_efficiency") return &acc->memory_efficiency;
   if (name == "kernel_overhead") return &acc->kernel_overhead;
   if (name == "dropout_rng_rate") return &acc->dropout_rng_rate;
@@ -34,7 +35,8 @@ double search_unit(const std::string& name) {
 
 const std::vector<std::string>& accelerator_parameter_names() {
   static const std::vector<std::string> names = {"gemm_efficiency", "gemm_k_overhead", "attention_efficiency",
-                                                 "memory_efficiency", "kernel_overhead", "dropout_rng_rate"};
+                                                 "attention_k_overhead", "memory_efficiency", "kernel_overhead",
+                                                 "dropout_rng_rate"};
   return names;
 }
 
@@ -59,6 +61,8 @@ void parameter_interval(const std::string& name, double* lo, double* hi) {
     *hi = 40;  // microseconds per kernel
   } else if (name == "gemm_k_overhead") {
     *hi = 2048;  // K steps per output tile
+  } else if (name == "attention_k_overhead") {
+    *hi = 8192;  // keys per query tile
   } else if (name == "dropout_rng_rate") {
     *lo = 0.01;  // 1e12 random numbers per second
     *hi = 100;

@@ -10,8 +10,8 @@
 
 namespace trainsim {
 
-// gemm_efficiency, gemm_k_overhead, attention_efficiency, memory_efficiency, kernel_overhead,
-// dropout_rng_rate.
+// gemm_efficiency, gemm_k_overhead, attention_efficiency, attention_k_overhead, memory_efficiency,
+// kernel_overhead, dropout_rng_rate.
 [[nodiscard]] const std::vector<std::string>& accelerator_parameter_names();
 // UserError naming `option` and listing `valid` unless `name` is one of them.
 void require_parameter(const std::string& name, const std::vector<std::string>& valid, const std::string& option);
@@ -19,6 +19,7 @@ void require_parameter(const std::string& name, const std::vector<std::string>& 
 void require_parameters(const std::vector<std::string>& names, const std::vector<std::string>& valid,
                         const std::string& option);
 // Search interval: efficiencies (0.3, 1), kernel_overhead (0, 40) us, gemm_k_overhead (0, 2048) K steps,
+// attention_k_overhead (0, 8192) keys,
 // dropout_rng_rate (0.01, 100) x 1e12 per second.
 void parameter_interval(const std::string& name, double* lo, double* hi);
 // The value in the unit above (kernel_overhead in microseconds, dropout_rng_rate in 1e12 per second).

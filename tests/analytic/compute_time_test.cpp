@@ -109,3 +109,18 @@ TEST_CASE("without wave quantization a GEMM's partly filled last wave costs noth
   a.gemm_wave_quantization = false;
   CHECK(wave_efficiency(eleven, a) == Approx(1.0));
 }
+
+TEST_CASE("fused attention loses a fixed cost per query tile, counted in keys", "[analytic]") {
+  // Queries attending 1024 keys with 1024 keys of fixed cost per tile run at half the efficiency:
+  // 1e12 FLOP at 1e15 x 0.5 x 0.5 = 4 ms.
+  Kernel k;
+  k.cls = KernelClass::kAttention;
+  k.flops = 1e12;
+  k.attention_keys = 1024;
+  AcceleratorSpec a = test_accelerator();
+  a.attention_k_overhead = 1024;
+  CHECK(attention_depth_efficiency(k, a) == Approx(0.5));
+  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(4e-3 + 5e-6));
+  k.attention_keys = 0;  // unknown depth: no loss
+  CHECK(attention_depth_efficiency(k, a) == Approx(1.0));
+}

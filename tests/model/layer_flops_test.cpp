@@ -177,3 +177,12 @@ TEST_CASE("attention dropout draws one random number per computed score, forward
   sh.attention_dropout = 0;
   CHECK(names().find("attn_dropout.fwd") == std::string::npos);
 }
+
+TEST_CASE("fused causal attention's queries attend half the context on average", "[model]") {
+  const ModelSpec m = tiny_gpt();
+  Shard sh = shard(2, 32);
+  CHECK(core_attention_kernel(m, sh, false).attention_keys == 16.0);
+  CHECK(core_attention_kernel(m, sh, true).attention_keys == 16.0);
+  sh.context = 128;  // context parallelism: s rows against the whole context
+  CHECK(core_attention_kernel(m, sh, false).attention_keys == 64.0);
+}

@@ -263,14 +263,16 @@ TEST_CASE("the H100 preset's GEMM shape terms reproduce both measured H100 GEMM 
 }
 
 TEST_CASE("the H100 preset's attention and memory efficiencies are the fits to its measured tables", "[validate]") {
-  check_preset_refits({"h100-sxm-attention-cudnn.yaml", "h100-sxm-attention-cudnn-dropout0.1.yaml"},
-                      {"attention_efficiency", "dropout_rng_rate"});
+  const std::vector<std::string> attention = {"h100-sxm-attention-cudnn.yaml", "h100-sxm-attention-cudnn-dropout0.1.yaml",
+                                              "h100-sxm-attention-cudnn-grid.yaml",
+                                              "h100-sxm-attention-cudnn-grid-dropout0.1.yaml"};
+  check_preset_refits(attention, {"attention_efficiency", "attention_k_overhead", "dropout_rng_rate"});
   check_preset_refits({"h100-sxm-streams.yaml"}, {"memory_efficiency"});
-  // And the model meets the attention tables on average: the forward runs faster than the
-  // backward per FLOP, which one efficiency splits (10.4% mean, 22.1% max).
+  // And the model meets the 48 attention passes on average (12.2% mean, 43.6% max: few heads at short
+  // sequences fill the GPU worse than one efficiency says); without the per-tile cost in keys the
+  // longest sequences would be predicted far too slow.
   const AcceleratorSpec preset = load_platform("dgx-h100-superpod").accelerator;
-  const std::vector<KernelRowResult> rows = predict_kernels(
-      h100_tables({"h100-sxm-attention-cudnn.yaml", "h100-sxm-attention-cudnn-dropout0.1.yaml"}), preset);
-  CHECK(mean_abs_error(rows) < 11.0);
-  CHECK(max_abs_error(rows) < 23.0);
+  const std::vector<KernelRowResult> rows = predict_kernels(h100_tables(attention), preset);
+  CHECK(mean_abs_error(rows) < 13.0);
+  CHECK(max_abs_error(rows) < 45.0);
 }

@@ -10,9 +10,12 @@ The shapes are the H100 rows' (ROWS below); on another GPU, --accelerator names 
 It writes into DIR, as tables of `trainsim kernels` (validation/kernels/*.yaml):
   h100-sxm-training-gemm.yaml      bf16 GEMMs at the training shapes of the rows; m, n, k as the catalogue
                                    names them: fwd {t, out, in}, dgrad {t, in, out}, wgrad {in, out, t}
+  h100-sxm-llama-gemm.yaml         the same for Llama 3 8B / 70B layers (shapes outside the fit: a check)
   h100-sxm-attention-cudnn.yaml    fused causal attention, forward and backward, cuDNN backend (what
                                    Transformer Engine selects on Hopper) and FlashAttention-2
   h100-sxm-attention-flash.yaml
+  h100-sxm-attention-cudnn-grid.yaml  cuDNN attention at other sequence lengths, head counts and head dims
+                                   (a check of how far the fitted efficiency carries; --only attention-grid)
   h100-sxm-streams.yaml            memory-bound kernels with the bytes each moves
 and, for reading beside `trainsim simulate`:
   h100-sxm-layers.yaml             one transformer layer per row shape, forward and backward, run back to
@@ -65,12 +68,24 @@ def linear_shapes(h, heads, tp):
             ("logits", h, VOCAB // tp)]
 
 
-def gemm_rows(quick):
+# Llama-style shapes outside the fit (workloads/llama3-8b-*, llama3-70b-h100): (name, hidden, heads, kv heads,
+# ffn, vocab, tp, seq); SwiGLU fc1 holds gate and up.
+LLAMA = [("llama3-8b", 4096, 32, 8, 14336, 128256, 1, 8192), ("llama3-70b", 8192, 64, 8, 28672, 128256, 8, 8192)]
+
+
+def llama_linear_shapes(h, heads, kv_heads, ffn, vocab, tp):
+    q, kv = heads // tp * HEAD_DIM, kv_heads // tp * HEAD_DIM
+    return [("qkv_proj", h, q + 2 * kv), ("out_proj", q, h), ("mlp_fc1", h, 2 * ffn // tp), ("mlp_fc2", ffn // tp, h),
+            ("logits", h, vocab // tp)]
+
+
+def gemm_rows(quick, models=None):
     """Each linear's fwd (X·W^T), dgrad (dY·W) and wgrad (dY^T·X) in PyTorch's layouts."""
     out, seen = [], set()
-    for row, h, heads, tp in ROWS:
-        t = SEQ
-        for name, fin, fout in linear_shapes(h, heads, tp):
+    if models is None:
+        models = [(row, SEQ, linear_shapes(h, heads, tp)) for row, h, heads, tp in ROWS]
+    for row, t, shapes in models:
+        for name, fin, fout in shapes:
             x, w, dy = randn(t, fin), randn(fout, fin), randn(t, fout)
             passes = [("fwd", (t, fout, fin), lambda: x @ w.t()),
                       ("dgrad", (t, fin, fout), lambda: dy @ w),
@@ -87,6 +102,23 @@ def gemm_rows(quick):
 
 
 # ---------------------------------------------------------------- attention
+BACKENDS = (("flash", SDPBackend.FLASH_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION))
+# Shapes beyond the rows' (seq 4096, head_dim 128), to see how far one attention efficiency carries:
+# (heads, seq, head_dim).
+GRID = [(8, 2048, 128), (32, 2048, 128), (8, 8192, 128), (32, 8192, 128), (8, 16384, 128), (16, 4096, 64)]
+
+
+def attention_pass_us(backend, heads, seq, head_dim, dropout, quick):
+    """(forward, backward) microseconds of causal attention on one backend."""
+    q, k, v = (randn(1, heads, seq, head_dim, requires_grad=True) for _ in range(3))
+    with sdpa_kernel([backend]):
+        fwd = bench_us(lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True), quick=quick)
+        o = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)
+    do = torch.randn_like(o)
+    bwd = bench_us(lambda: o.backward(do, retain_graph=True), grad_to_none=[q, k, v], quick=quick)
+    return fwd, bwd
+
+
 def attention_rows(quick, dropout):
     out, seen = [], set()
     for row, h, heads, tp in ROWS:
@@ -94,19 +126,22 @@ def attention_rows(quick, dropout):
         if hl in seen:
             continue
         seen.add(hl)
-        for backend, sdp in (("flash", SDPBackend.FLASH_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION)):
+        for backend, sdp in BACKENDS:
             try:
-                q, k, v = (randn(1, hl, SEQ, HEAD_DIM, requires_grad=True) for _ in range(3))
-                with sdpa_kernel([sdp]):
-                    fwd = bench_us(lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True),
-                                   quick=quick)
-                    o = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)
-                do = torch.randn_like(o)
-                bwd = bench_us(lambda: o.backward(do, retain_graph=True), grad_to_none=[q, k, v], quick=quick)
+                fwd, bwd = attention_pass_us(sdp, hl, SEQ, HEAD_DIM, dropout, quick)
                 for pas, us in (("fwd", fwd), ("bwd", bwd)):
-                    out.append(dict(row=row, backend=backend, heads=hl, pas=pas, us=us))
+                    out.append(dict(row=row, backend=backend, heads=hl, seq=SEQ, head_dim=HEAD_DIM, pas=pas, us=us))
             except Exception as e:  # a backend missing on this build: recorded, not fatal
                 print(f"attention {backend} heads {hl}: {e!r}", file=sys.stderr)
+    return out
+
+
+def attention_grid_rows(quick, dropout):
+    out = []
+    for heads, seq, head_dim in GRID:
+        fwd, bwd = attention_pass_us(SDPBackend.CUDNN_ATTENTION, heads, seq, head_dim, dropout, quick)
+        for pas, us in (("fwd", fwd), ("bwd", bwd)):
+            out.append(dict(row="grid", backend="cudnn", heads=heads, seq=seq, head_dim=head_dim, pas=pas, us=us))
     return out
 
 
@@ -325,6 +360,16 @@ def table_header(args, title, name, source):
                             f'source: "validation/kernels/measure.py ({source}), this repository"']
 
 
+def run_gemm_llama(args, name):
+    models = [(row, seq, llama_linear_shapes(h, a, kv, f, v, tp)) for row, h, a, kv, f, v, tp, seq in LLAMA]
+    rows = gemm_rows(args.quick, models)
+    lines = table_header(args, "bf16 GEMMs of Llama 3 8B (tp 1) and 70B (tp 8) layers at seq 8192", name,
+                         "torch.matmul, cuBLAS") + ["gemms:"]
+    lines += [f"  - {{batch: 1, m: {r['m']}, n: {r['n']}, k: {r['k']}, tflops: {r['tflops']:.1f}}}"
+              f"   # {r['row']} {r['name']}, {r['us']:.1f} us" for r in rows]
+    write(os.path.join(args.out, args.prefix + "-llama-gemm.yaml"), lines)
+
+
 def run_gemm(args, name):
     rows = gemm_rows(args.quick)
     lines = table_header(args, "bf16 GEMMs of the mlm-h100 rows' layers (seq 4096, micro-batch 1)", name,
@@ -344,10 +389,22 @@ def run_attention(args, name):
     for backend, what in (("cudnn", "cuDNN fused attention"), ("flash", "FlashAttention-2")):
         lines = table_header(args, f"causal bf16 {what}{drop} at the mlm-h100 rows' head counts", name,
                              f"torch scaled_dot_product_attention, {backend} backend") + ["attention:"]
-        p = f" dropout: {args.dropout:g}," if args.dropout > 0 else ""
-        lines += [f"  - {{pass: {r['pas']}, batch: 1, heads: {r['heads']}, seq: {SEQ}, head_dim: {HEAD_DIM},"
-                  f" causal: true,{p} us: {r['us']:.1f}}}   # {r['row']}" for r in att if r["backend"] == backend]
+        lines += attention_lines(args, [r for r in att if r["backend"] == backend])
         write(os.path.join(args.out, f"{args.prefix}-attention-{backend}{suffix(args)}.yaml"), lines)
+
+
+def attention_lines(args, rows):
+    p = f" dropout: {args.dropout:g}," if args.dropout > 0 else ""
+    return [f"  - {{pass: {r['pas']}, batch: 1, heads: {r['heads']}, seq: {r['seq']}, head_dim: {r['head_dim']},"
+            f" causal: true,{p} us: {r['us']:.1f}}}   # {r['row']}" for r in rows]
+
+
+def run_attention_grid(args, name):
+    drop = f", dropout {args.dropout:g}" if args.dropout > 0 else ""
+    lines = table_header(args, f"causal bf16 cuDNN fused attention{drop} at shapes beyond the rows'", name,
+                         "torch scaled_dot_product_attention, cudnn backend") + ["attention:"]
+    lines += attention_lines(args, attention_grid_rows(args.quick, args.dropout))
+    write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-grid{suffix(args)}.yaml"), lines)
 
 
 def run_streams(args, name):
@@ -377,7 +434,7 @@ def run_step(args, name):
     write(os.path.join(args.out, f"{args.prefix}-step{suffix(args)}.yaml"), lines)
 
 
-PARTS = {"gemm": run_gemm, "attention": run_attention, "streams": run_streams, "layers": run_layers, "step": run_step}
+PARTS = {"gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step}
 
 
 def main():
