@@ -27,9 +27,9 @@ namespace trainsim {
 
 // Roofline: max(flops / (peak[p]·eff), bytes / (memory_bandwidth·memory_efficiency))
 // + kernel_overhead, with eff = gemm_efficiency·wave_efficiency·depth_efficiency for kGemm and
-// attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays random_elements /
-// dropout_rng_rate when the accelerator models it. Memory-bound classes (elementwise, embedding,
-// optimizer) use only the bytes term.
+// attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays
+// random_elements / dropout_rng_rate when the accelerator models it. Memory-bound classes
+// (elementwise, embedding, optimizer) use only the bytes term.
 [[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p);
 
 }  // namespace trainsim

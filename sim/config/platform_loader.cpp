@@ -27,8 +27,9 @@ void read_peak_flops(MapReader& acc, AcceleratorSpec* a) {
 AcceleratorSpec read_accelerator(MapReader& r) {
   auto acc = r.map("accelerator", Need::kRequired,
                    {"name", "peak_flops", "memory_capacity", "memory_bandwidth", "compute_units", "gemm_tile_m",
-                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead", "attention_efficiency", "attention_k_overhead", "memory_efficiency", "kernel_overhead", "dropout_rng_rate",
-                    "comm_interference"});
+                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead",
+                    "attention_efficiency", "attention_k_overhead", "memory_efficiency", "kernel_overhead",
+                    "dropout_rng_rate", "comm_interference"});
   AcceleratorSpec a;
   acc->read_string("name", &a.name, Need::kRequired);
   read_peak_flops(*acc, &a);

@@ -87,8 +87,9 @@ std::vector<Kernel> unfused_attention_forward(const AttentionDims& a) {
   const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
   const auto batch = static_cast<int64_t>(a.b * a.heads);
   const double scores = a.b * a.heads * a.s * a.ctx;
-  std::vector<Kernel> out = {gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
-                             elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes)};
+  std::vector<Kernel> out = {
+      gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
+      elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes)};
   if (a.attention_dropout)
     out.push_back(elementwise_kernel("attn_dropout.fwd", scores, 1, 1 + mask_fraction(a), 1, a.act_bytes));
   out.push_back(gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.gemm_bytes));

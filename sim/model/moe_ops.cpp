@@ -99,7 +99,8 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out;
   if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("moe_dropout.dgrad", seq_elements, ab));
-  if (m.moe.shared_experts > 0) append(out, ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
+  if (m.moe.shared_experts > 0)
+    append(out, ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
   // Un-permute backward reads the token gradients (and expert outputs for the probability
   // gradient) and writes the expert-order gradients.
   Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,
