@@ -1,0 +1,1 @@
+"""Parts of validation/kernels/measure.py, one kind of measurement per module."""
