@@ -8,35 +8,46 @@
 namespace trainsim {
 namespace {
 
-// The field `name` names, const or not as `acc` is.
-template <class Spec>
-auto field(Spec* acc, const std::string& name) -> decltype(&acc->gemm_efficiency) {
-  if (name == "gemm_efficiency") return &acc->gemm_efficiency;
-  if (name == "gemm_k_overhead") return &acc->gemm_k_overhead;
-  if (name == "attention_efficiency") return &acc->attention_efficiency;
-  if (name == "attention_k_overhead") return &acc->attention_k_overhead;
-  if (name == "memory_efficiency") return &acc->memory_efficiency;
-  if (name == "kernel_overhead") return &acc->kernel_overhead;
-  if (name == "dropout_rng_rate") return &acc->dropout_rng_rate;
-  throw UserError("unknown accelerator parameter '" + name + "'; valid: " + joined_names(accelerator_parameter_names()));
+// One fittable parameter: where it lives, the interval a search keeps it in and the unit it is
+// searched in (stored value = searched value x unit; the YAML spells it with `suffix`).
+struct ParameterInfo {
+  const char* name;
+  double AcceleratorSpec::*field;
+  double lo, hi;
+  double unit;
+  const char* suffix;
+};
+
+constexpr double kMicro = 1e-6;  // kernel_overhead: stored in seconds, searched in microseconds
+constexpr double kTera = 1e12;   // dropout_rng_rate: stored per second, searched in 1e12 per second
+
+const std::vector<ParameterInfo>& parameters() {
+  static const std::vector<ParameterInfo> table = {
+      {"gemm_efficiency", &AcceleratorSpec::gemm_efficiency, 0.3, 1.0, 1, ""},
+      {"gemm_k_overhead", &AcceleratorSpec::gemm_k_overhead, 0, 2048, 1, ""},          // K steps per tile
+      {"attention_efficiency", &AcceleratorSpec::attention_efficiency, 0.3, 1.0, 1, ""},
+      {"attention_k_overhead", &AcceleratorSpec::attention_k_overhead, 0, 8192, 1, ""},  // keys per query tile
+      {"memory_efficiency", &AcceleratorSpec::memory_efficiency, 0.3, 1.0, 1, ""},
+      {"kernel_overhead", &AcceleratorSpec::kernel_overhead, 0, 40, kMicro, "us"},
+      {"dropout_rng_rate", &AcceleratorSpec::dropout_rng_rate, 0.01, 100, kTera, "e12"},
+  };
+  return table;
 }
 
-constexpr double kMicro = 1e-6;  // kernel_overhead is stored in seconds, searched in microseconds
-constexpr double kTera = 1e12;   // dropout_rng_rate is stored per second, searched in 1e12 per second
-
-// The factor from the stored unit to the searched one.
-double search_unit(const std::string& name) {
-  if (name == "kernel_overhead") return kMicro;
-  if (name == "dropout_rng_rate") return kTera;
-  return 1;
+const ParameterInfo& info(const std::string& name) {
+  for (const auto& p : parameters())
+    if (name == p.name) return p;
+  throw UserError("unknown accelerator parameter '" + name + "'; valid: " + joined_names(accelerator_parameter_names()));
 }
 
 }  // namespace
 
 const std::vector<std::string>& accelerator_parameter_names() {
-  static const std::vector<std::string> names = {"gemm_efficiency", "gemm_k_overhead", "attention_efficiency",
-                                                 "attention_k_overhead", "memory_efficiency", "kernel_overhead",
-                                                 "dropout_rng_rate"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& p : parameters()) out.emplace_back(p.name);
+    return out;
+  }();
   return names;
 }
 
@@ -56,40 +67,29 @@ void require_parameters(const std::vector<std::string>& names, const std::vector
 }
 
 void parameter_interval(const std::string& name, double* lo, double* hi) {
-  *lo = 0;
-  if (name == "kernel_overhead") {
-    *hi = 40;  // microseconds per kernel
-  } else if (name == "gemm_k_overhead") {
-    *hi = 2048;  // K steps per output tile
-  } else if (name == "attention_k_overhead") {
-    *hi = 8192;  // keys per query tile
-  } else if (name == "dropout_rng_rate") {
-    *lo = 0.01;  // 1e12 random numbers per second
-    *hi = 100;
-  } else {
-    *lo = 0.3;
-    *hi = 1.0;
-  }
+  const ParameterInfo& p = info(name);
+  *lo = p.lo;
+  *hi = p.hi;
 }
 
 double get_parameter(const AcceleratorSpec& acc, const std::string& name) {
-  return *field(&acc, name) / search_unit(name);
+  const ParameterInfo& p = info(name);
+  return acc.*p.field / p.unit;
 }
 
 void set_parameter(AcceleratorSpec* acc, const std::string& name, double value) {
-  *field(acc, name) = value * search_unit(name);
+  const ParameterInfo& p = info(name);
+  acc->*p.field = value * p.unit;
 }
 
 double inside_interval(const std::string& name, double value) {
-  double lo = 0, hi = 0;
-  parameter_interval(name, &lo, &hi);
-  const double margin = 1e-3 * (hi - lo);
-  return std::clamp(value, lo + margin, hi - margin);
+  const ParameterInfo& p = info(name);
+  const double margin = 1e-3 * (p.hi - p.lo);
+  return std::clamp(value, p.lo + margin, p.hi - margin);
 }
 
 std::string parameter_text(const std::string& name, double value, int digits) {
-  if (name == "dropout_rng_rate") return format_text("%.*ge12", digits, value);
-  return format_text("%.*g", digits, value) + (name == "kernel_overhead" ? "us" : "");
+  return format_text("%.*g", digits, value) + info(name).suffix;
 }
 
 }  // namespace trainsim

@@ -1,7 +1,8 @@
 // The accelerator parameters a fit may move, by their YAML names: how to read one from an
-// AcceleratorSpec, set it, and the interval a search keeps it in. Times are handled in
-// microseconds (kernel_overhead), GEMM prologue cost in K steps (gemm_k_overhead), the rest
-// are fractions of a peak.
+// AcceleratorSpec, set it, and the interval a search keeps it in. One table in the .cpp holds
+// each parameter's field, interval and search unit: kernel_overhead in microseconds,
+// dropout_rng_rate in 1e12 per second, the fixed costs in K steps or keys, the rest fractions of
+// a peak. Adding a parameter is one row there.
 #pragma once
 #include <string>
 #include <vector>
