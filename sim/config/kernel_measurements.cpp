@@ -1,6 +1,7 @@
 // validation/kernels/*.yaml -> KernelMeasurementSet.
 #include "sim/config/kernel_measurements.hpp"
 
+#include "sim/config/enum_names.hpp"
 #include "sim/config/yaml_reader.hpp"
 
 namespace trainsim {
@@ -60,14 +61,6 @@ KernelMeasurement read_stream(YamlSource& source, const YAML::Node& node, const 
   return s;
 }
 
-Precision read_precision(MapReader& r) {
-  std::string text;
-  r.read_string("precision", &text, Need::kRequired);
-  Precision p = Precision::kBf16;
-  if (!parse_precision(text, &p)) r.fail("precision", "is not a known precision", text, "fp32, tf32, bf16, fp16, fp8");
-  return p;
-}
-
 using RowReader = KernelMeasurement (*)(YamlSource&, const YAML::Node&, const std::string&);
 
 void read_section(MapReader& r, const std::string& key, RowReader read, std::vector<KernelMeasurement>* rows) {
@@ -85,7 +78,7 @@ KernelMeasurementSet load_kernel_measurements(const std::filesystem::path& file)
   set.file = file.string();
   r.read_string("description", &set.description, Need::kOptional, true);
   r.read_string("accelerator", &set.accelerator, Need::kRequired);
-  set.precision = read_precision(r);
+  r.read_enum("precision", &set.precision, Need::kRequired, precision_names());
   r.read_string("source", &set.source, Need::kRequired);
   read_section(r, "gemms", read_gemm, &set.rows);
   read_section(r, "attention", read_attention, &set.rows);
