@@ -42,41 +42,38 @@ int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
 // A 1-byte dropout mask as a fraction of one activation element.
 double mask_fraction(const AttentionDims& a) { return kMaskBytes / a.act_bytes; }
 
-// With attention dropout a fused kernel draws one random number per score it computes, in the
-// forward and again in the backward (the mask is regenerated from the seed, not stored).
-double dropout_draws(const AttentionDims& a) {
-  return a.attention_dropout ? kCausalFraction * a.b * a.heads * a.s * a.ctx : 0;
+// What both passes of fused attention share: `flops_factor` times the causal forward FLOPs,
+// `tensor_elements` activation-sized elements of HBM traffic plus the fp32 softmax statistics,
+// the keys each query loops over and, with attention dropout, one random number per computed
+// score (the backward regenerates the mask from the seed rather than storing it).
+Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard& sh, double flops_factor,
+                              double tensor_elements) {
+  const AttentionDims a = dims_of(m, sh);
+  Kernel k;
+  k.name = name;
+  k.cls = KernelClass::kAttention;
+  k.flops = flops_factor * kCausalFraction * core_attention_model_flops(m, sh);
+  k.bytes = tensor_elements * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
+  k.attention_keys = kCausalFraction * a.ctx;
+  k.random_elements = a.attention_dropout ? a.b * a.heads * a.s * k.attention_keys : 0;
+  return k;
 }
 
 // Fused attention reads Q (s rows) and K, V (the whole context) and writes O plus the softmax
 // statistics; the s×context scores never reach HBM.
 Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
-  Kernel k;
-  k.name = "core_attention.fwd";
-  k.cls = KernelClass::kAttention;
-  k.flops = kCausalFraction * core_attention_model_flops(m, sh);
   const double q_or_o = a.b * a.s * a.heads * a.d;
   const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
-  k.bytes = (2 * q_or_o + kv) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
-  k.random_elements = dropout_draws(a);
-  k.attention_keys = kCausalFraction * a.ctx;
-  return k;
+  return fused_attention_kernel("core_attention.fwd", m, sh, 1, 2 * q_or_o + kv);
 }
 
 // Backward reads Q, K, V, O, dO and the statistics, writes dQ, dK, dV.
 Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
-  Kernel k;
-  k.name = "core_attention.dgrad";
-  k.cls = KernelClass::kAttention;
-  k.flops = kFlashBackwardFactor * kCausalFraction * core_attention_model_flops(m, sh);
-  const double q_sized = 4 * a.b * a.s * a.heads * a.d;     // Q, O, dO, dQ
+  const double q_sized = 4 * a.b * a.s * a.heads * a.d;        // Q, O, dO, dQ
   const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
-  k.bytes = (q_sized + kv_sized) * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
-  k.random_elements = dropout_draws(a);
-  k.attention_keys = kCausalFraction * a.ctx;
-  return k;
+  return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized);
 }
 
 // Unfused attention (Megatron-LM before FlashAttention, Korthikanti et al. 2022 §4.1): the
