@@ -13,12 +13,18 @@
 namespace trainsim {
 namespace {
 
+// What the run keeps for the backward: its recompute setting, attention kind and dropout masks.
+ActivationOptions activation_options(const RunSpec& run) {
+  ActivationOptions o;
+  o.recompute = run.strategy.recompute;
+  o.flash_attention = run.flash_attention;
+  o.dropout = run.dropout.any();
+  return o;
+}
+
 // Mean activation bytes of one layer of this stage: layers past recompute_layers keep everything.
 Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
-  ActivationOptions recomputed;
-  recomputed.recompute = run.strategy.recompute;
-  recomputed.flash_attention = run.flash_attention;
-  recomputed.dropout = run.dropout.any();
+  const ActivationOptions recomputed = activation_options(run);
   ActivationOptions kept = recomputed;
   kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
   const int limit = run.strategy.recompute_layers;
@@ -47,12 +53,8 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   DeviceMemory out;
   out.stage = stage;
   out.peak_in_flight = peak_in_flight(steps);
-  ActivationOptions options;
-  options.recompute = s.recompute;
-  options.flash_attention = run.flash_attention;
-  options.dropout = run.dropout.any();
   Bytes extra = 0;
-  if (first) extra += first_stage_activation_bytes(run.model, sh, options);
+  if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
   if (last) extra += last_stage_activation_bytes(run.model, sh);
   const Bytes activations =
       activations_in_flight(out.peak_in_flight, layers_per_chunk, per_layer_activations(run, sh, layers), extra);
