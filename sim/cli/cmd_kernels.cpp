@@ -109,8 +109,8 @@ Command kernels_command() {
   spec.options = {
       {"platform", "NAME", "platform preset whose accelerator ran the kernels (its name must match the tables')"},
       {"fit", "NAME[,NAME]",
-       "parameters to fit: gemm_efficiency, gemm_k_overhead, attention_efficiency, attention_k_overhead, "
-       "memory_efficiency, kernel_overhead (us), dropout_rng_rate (1e12/s)"},
+       "parameters to fit: " + joined_names(accelerator_parameter_names()) +
+           " (kernel_overhead in us, dropout_rng_rate in 1e12/s)"},
       {"evaluations", "N", "model evaluations of the tables for --fit (default 600; each takes microseconds)"},
       {"csv", "FILE", "write the per-kernel rows (at the fitted values with --fit) as CSV"}};
   spec.details =
@@ -120,11 +120,11 @@ Command kernels_command() {
       "model: max(FLOP / (peak x efficiency), bytes / (HBM x memory_efficiency)) + kernel_overhead per launch,\n"
       "where a GEMM's efficiency is gemm_efficiency x wave x k / (k + gemm_k_overhead) and attention's is\n"
       "attention_efficiency x L / (L + attention_k_overhead) for queries attending L keys (plus its dropout's\n"
-      "random numbers / dropout_rng_rate); error % = (predicted -\n"
-      "measured) / measured seconds x 100. Several tables are compared (and fitted) together. --fit minimises\n"
-      "the mean squared relative error by Nelder-Mead from the preset's values and prints the lines to paste;\n"
-      "the preset is not written. Kernel tables pin down the isolated kernels; the level GEMMs reach inside a\n"
-      "training step is what `trainsim calibrate` fits on published runs.";
+      "random numbers / dropout_rng_rate); error % = (predicted - measured) / measured seconds x 100. Several\n"
+      "tables are compared (and fitted) together. --fit minimises the mean squared relative error by\n"
+      "Nelder-Mead from the preset's values and prints the lines to paste; the preset is not written. Kernel\n"
+      "tables pin down the isolated kernels; the level GEMMs reach inside a training step is what\n"
+      "`trainsim calibrate` fits on published runs.";
   spec.min_positionals = 1;
   spec.max_positionals = 16;
   return {spec, run_kernels};
