@@ -148,7 +148,9 @@ Command calibrate_command() {
   spec.summary = "fit efficiency parameters of a platform to its calibrate rows (prints the values; writes nothing)";
   spec.options = {
       {"platform", "NAME", "platform preset whose calibrate rows are used (the rows' hardware)"},
-      {"param", "NAME[,NAME]", "accelerator parameter(s) to fit: gemm_efficiency (default), attention_efficiency, memory_efficiency, kernel_overhead (us)"},
+      {"param", "NAME[,NAME]",
+       "accelerator parameter(s) to fit: " + joined_names(calibratable_parameters()) +
+           " (default gemm_efficiency; kernel_overhead in us)"},
       {"evaluations", "N", "simulations of the row set: default 12 for one parameter, 20 per parameter for several"},
       jobs_option_spec(),
       set_option()};
