@@ -43,8 +43,8 @@ void read_overlap(MapReader& s, OverlapSpec* o) {
 void read_strategy(MapReader& run, StrategySpec* st) {
   auto r = run.map("strategy", Need::kOptional,
                    {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages", "zero_stage",
-                    "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision", "mesh_order",
-                    "overlap"});
+                    "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision",
+                    "grad_accumulation_fusion", "mesh_order", "overlap"});
   if (!r) return;
   r->read_int("tp", &st->tp, Need::kOptional, 1);
   r->read_int("pp", &st->pp, Need::kOptional, 1);
@@ -60,6 +60,7 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   r->read_enum("offload", &st->offload, Need::kOptional, offload_names());
   r->read_quantity("grad_bucket_size", &st->grad_bucket_size, Quantity::kBytes, Need::kOptional, false);
   r->read_enum("grad_precision", &st->grad_precision, Need::kOptional, grad_precision_names());
+  r->read_bool("grad_accumulation_fusion", &st->grad_accumulation_fusion, Need::kOptional);
   if (r->read_string("mesh_order", &st->mesh_order, Need::kOptional)) check_mesh_order(*r, st->mesh_order);
   read_overlap(*r, &st->overlap);
 }

@@ -11,7 +11,7 @@
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
-//              mesh_order: tp-cp-ep-dp-pp,
+//              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework_overhead: 2GiB    # per-device memory the framework itself takes
@@ -54,6 +54,10 @@ struct StrategySpec {
   // accumulate_allreduce_grads_in_fp32), the run's own precision otherwise. bf16 is Megatron's later
   // --grad-reduce-in-bf16.
   std::optional<Precision> grad_precision;
+  // Weight-gradient GEMMs add into the main-gradient buffer themselves (Megatron's gradient
+  // accumulation fusion, its default on CUDA). false = --no-gradient-accumulation-fusion: each
+  // micro-batch's weight gradient is written, then added to the buffer by a separate kernel.
+  bool grad_accumulation_fusion = true;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
   OverlapSpec overlap;
 };

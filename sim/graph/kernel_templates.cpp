@@ -3,6 +3,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
+#include "sim/model/grad_accumulation.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
@@ -50,11 +51,18 @@ void set_marks(BlockTemplate& b, const StageGraph& graph) {
   b.backward_marks = find_marks(b.backward, &b.wgrad, graph);
 }
 
+// The backward kernels as the run accumulates weight gradients (an add kernel after each
+// weight-gradient GEMM without gradient accumulation fusion).
+std::vector<Kernel> accumulating(const std::vector<Kernel>& bwd, const RunSpec& run) {
+  if (run.strategy.grad_accumulation_fusion) return bwd;
+  return with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+}
+
 BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
                          StageGraph& graph) {
   BlockTemplate b;
   for (const auto& k : fwd) b.forward.push_back(to_task(k, run, graph, TaskRole::kForward));
-  for (const auto& k : bwd) {
+  for (const auto& k : accumulating(bwd, run)) {
     b.backward.push_back(to_task(k, run, graph, TaskRole::kBackward));
     b.wgrad.push_back(k.weight_grad ? 1 : 0);
   }

@@ -48,7 +48,9 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep
       << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";
-  out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute) << "\n";
+  out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute);
+  if (!s.grad_accumulation_fusion) out << ", unfused gradient accumulation";
+  out << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
       << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision);
   if (!run.flash_attention) out << ", unfused attention";

@@ -33,6 +33,7 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.offload == Offload::kOptimizer);
   CHECK(s.grad_bucket_size == 25.0 * 1024 * 1024);  // 25 MiB
   CHECK(s.grad_precision == Precision::kBf16);
+  CHECK_FALSE(s.grad_accumulation_fusion);
   CHECK(s.mesh_order == "tp-ep-cp-dp-pp");
   CHECK_FALSE(s.overlap.dp_grad_reduce);
   CHECK_FALSE(s.overlap.zero_param_gather);
@@ -55,6 +56,7 @@ TEST_CASE("run keys left out keep the struct defaults", "[config]") {
   CHECK(r.strategy.zero_stage == d.zero_stage);
   CHECK(r.strategy.grad_bucket_size == d.grad_bucket_size);
   CHECK(r.strategy.grad_precision == std::nullopt);
+  CHECK(r.strategy.grad_accumulation_fusion);  // Megatron's default on CUDA: fused
   CHECK(r.strategy.mesh_order == d.mesh_order);
   CHECK(r.strategy.overlap.dp_grad_reduce == d.overlap.dp_grad_reduce);
   CHECK(r.strategy.overlap.tp_comm == d.overlap.tp_comm);
@@ -127,6 +129,13 @@ TEST_CASE("grad_precision names a gradient precision or auto", "[config]") {
   const ConfigError e = config_error([&] { (void)load_run(bad); });
   CHECK(e.key_path() == "strategy.grad_precision");
   CHECK_THAT(e.what(), Catch::Contains("(got 'fp8')") && Catch::Contains("auto, fp32, bf16, fp16"));
+}
+
+TEST_CASE("grad_accumulation_fusion takes a boolean", "[config]") {
+  const auto bad = write_yaml("gradacc.yaml", run_yaml("strategy: {tp: 4, dp: 2, grad_accumulation_fusion: maybe}"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.key_path() == "strategy.grad_accumulation_fusion");
+  CHECK_THAT(e.what(), Catch::Contains("(got 'maybe')"));
 }
 
 TEST_CASE("mesh_order must be a permutation of the five dimensions", "[config]") {
