@@ -1,6 +1,10 @@
 // The simulator against the whole training step measured for the project: mlm-h100-1.7b's per-GPU
 // work (4 micro-batches of 1 x 4096, then Adam) on one H100 without data parallelism, with and without
 // dropout 0.1 (validation/kernels/h100-sxm-step*.yaml, measured by validation/kernels/measure.py).
+// The measured step is plain PyTorch: bf16 parameters whose .grad (bf16) each micro-batch's weight
+// gradients are added into by a separate kernel, so the run is simulated with grad_precision bf16 and
+// grad_accumulation_fusion false. Predicted then: 0.4254 s against 0.4396 s measured with dropout
+// (-3.2%), 0.3925 s against 0.4118 s without (-4.7%).
 #include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
@@ -14,10 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-constexpr double kTolerance = 0.10;  // the check-row target for a single row
+constexpr double kTolerance = 0.05;  // the check rows' mean target
 }  // namespace
 
-TEST_CASE("a 1.7B step on one H100 is predicted within 10% of the step measured there", "[validate]") {
+TEST_CASE("a 1.7B step on one H100 is predicted within 5% of the step measured there", "[validate]") {
   for (const std::string table : {"h100-sxm-step.yaml", "h100-sxm-step-dropout0.1.yaml"}) {
     INFO(table);
     const YAML::Node step = YAML::LoadFile((kRoot / "validation/kernels" / table).string())["steps"][0];
@@ -28,7 +32,8 @@ TEST_CASE("a 1.7B step on one H100 is predicted within 10% of the step measured 
     const std::string json = "/tmp/trainsim_one_gpu_step_" + std::to_string(::getpid()) + ".json";
     const CommandResult r = run_trainsim(
         "simulate " + (kRoot / "validation/runs/mlm-h100-1.7b.yaml").string() +
-        " --set devices=1 --set strategy.dp=1 --set global_batch=4 --set dropout.attention=" + dropout +
+        " --set devices=1 --set strategy.dp=1 --set global_batch=4 --set strategy.grad_precision=bf16"
+        " --set strategy.grad_accumulation_fusion=false --set dropout.attention=" + dropout +
         " --set dropout.hidden=" + dropout + " --json " + json);
     REQUIRE(r.exit_code == 0);
     const double predicted = YAML::LoadFile(json)["iteration_time_s"].as<double>();
