@@ -27,9 +27,9 @@ std::string ids(const std::vector<Measurement>& rows) {
 
 constexpr int kJointEvaluationsPerParameter = 20;  // Nelder-Mead budget per fitted parameter
 
-void print_best_rows(const std::vector<RowResult>& rows) {
+void print_best_rows(const std::vector<RowResult>& rows, Split split) {
   const ErrorSummary best = row_errors(rows);
-  std::cout << "calibrate rows at the fitted values: mean |error| " << format_text("%.1f", best.mean_abs_percent)
+  std::cout << split_name(split) << " rows at the fitted values: mean |error| " << format_text("%.1f", best.mean_abs_percent)
             << "%, max |error| " << format_text("%.1f", best.max_abs_percent) << "% on " << best.worst << "\n";
   write_validation_table(std::cout, rows, summarize_validation(rows));
 }
@@ -59,6 +59,7 @@ void print_paste_lines(const std::string& platform, const std::vector<std::pair<
 CalibrationOptions calibration_options(const ParsedArgs& a) {
   CalibrationOptions o;
   o.platform = a.get("platform");
+  o.split = split_option(a).value_or(Split::kCalibrate);
   o.evaluations = option_int(a, "evaluations", o.evaluations);
   if (o.evaluations < 2 || o.evaluations > 200)
     throw UserError("--evaluations: expected 2..200, got " + std::to_string(o.evaluations));
@@ -114,7 +115,14 @@ std::string command_line(const CalibrationOptions& o, const std::vector<std::str
   for (size_t i = 0; i < params.size(); ++i) out += (i ? "," : "") + params[i];
   out += " --evaluations " + std::to_string(evaluations);
   for (const auto& s : o.overrides) out += " --set " + s;
+  if (o.split != Split::kCalibrate) out += std::string(" --split ") + split_name(o.split);
   return out;
+}
+
+// A fit on check rows answers "what would these rows want?" and nothing else: no paste lines.
+void print_diagnosis_note(const std::string& command) {
+  std::cout << "\ndiagnosis only (`" << command << "`): these values were fitted on check rows, which must never\n"
+            << "set a parameter; they show how far the check rows sit from the calibrate rows, not a preset value.\n";
 }
 
 int run_calibrate(const ParsedArgs& a) {
@@ -128,13 +136,17 @@ int run_calibrate(const ParsedArgs& a) {
   const int evaluations = params.size() == 1 || a.has("evaluations")
                               ? o.evaluations
                               : kJointEvaluationsPerParameter * static_cast<int>(params.size());
-  std::cout << "rows used (split calibrate, hardware " << o.platform << "): " << ids(calibration_rows(set, o.platform))
-            << "\n" << std::flush;
+  std::cout << "rows used (split " << split_name(o.split) << ", hardware " << o.platform
+            << "): " << ids(calibration_rows(set, o.platform, o.split)) << "\n" << std::flush;
   const Fit fit = params.size() == 1 ? fit_one(set, o, params[0]) : fit_several(set, o, params, evaluations);
   std::cout << "\nbest:";
   for (const auto& [param, value] : fit.values) std::cout << " " << param << " = " << format_text("%.6g", value);
   std::cout << "\n";
-  print_best_rows(fit.best_rows);
+  print_best_rows(fit.best_rows, o.split);
+  if (o.split == Split::kCheck) {
+    print_diagnosis_note(command_line(o, params, evaluations));
+    return 0;
+  }
   print_paste_lines(o.platform, fit.values, fit.rows, fit.best_rows, command_line(o, params, evaluations), file);
   return 0;
 }
@@ -152,6 +164,7 @@ Command calibrate_command() {
        "accelerator parameter(s) to fit: " + joined_names(calibratable_parameters()) +
            " (default gemm_efficiency; kernel_overhead in us)"},
       {"evaluations", "N", "simulations of the row set: default 12 for one parameter, 20 per parameter for several"},
+      {"split", "SPLIT", "calibrate (default), or check to diagnose what the check rows would want (no paste lines)"},
       jobs_option_spec(),
       set_option()};
   spec.details =
@@ -160,7 +173,9 @@ Command calibrate_command() {
       "evaluation simulates every such row with --set platform.accelerator.PARAM=x. The preset is not changed:\n"
       "the fitted value is printed with the rows it came from, ready to paste. Several parameters\n"
       "(--param gemm_efficiency,memory_efficiency) are fitted together by Nelder-Mead, starting from the preset's\n"
-      "values: one parameter at a time would crawl along the valley where two efficiencies trade off.";
+      "values: one parameter at a time would crawl along the valley where two efficiencies trade off.\n"
+      "--split check fits the check rows instead, as a diagnosis only (how far they sit from the calibrate\n"
+      "rows); it prints no lines to paste, since check rows never set a parameter.";
   spec.max_positionals = 1;
   return {spec, run_calibrate};
 }

@@ -15,14 +15,6 @@
 namespace trainsim {
 namespace {
 
-std::optional<Split> split_filter(const ParsedArgs& a) {
-  if (!a.has("split")) return std::nullopt;
-  const std::string s = a.get("split");
-  if (s == "calibrate") return Split::kCalibrate;
-  if (s == "check") return Split::kCheck;
-  throw UserError("--split: '" + s + "'; valid: calibrate, check");
-}
-
 template <typename Fn>
 void write_file(const std::string& path, const char* option, Fn fn) {
   std::ofstream out(path);
@@ -64,7 +56,7 @@ ValidationOptions progress_options(const ParsedArgs& a) {
 int run_validate(const ParsedArgs& a) {
   const std::string file = measurements_path(a);
   const MeasurementSet set = load_measurements(file);
-  const auto rows = select_measurements(set, split_list(a.get("only")), split_filter(a));
+  const auto rows = select_measurements(set, split_list(a.get("only")), split_option(a));
   if (rows.empty()) throw UserError("no measurement in " + file + " matches --only/--split");
   const auto start = std::chrono::steady_clock::now();
   const std::vector<RowResult> results = validate_measurements(rows, progress_options(a));

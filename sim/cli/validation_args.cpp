@@ -28,6 +28,14 @@ std::string measurements_path(const ParsedArgs& args) {
   return ec ? p.string() : shown.string();
 }
 
+std::optional<Split> split_option(const ParsedArgs& args) {
+  if (!args.has("split")) return std::nullopt;
+  const std::string s = args.get("split");
+  if (s == split_name(Split::kCalibrate)) return Split::kCalibrate;
+  if (s == split_name(Split::kCheck)) return Split::kCheck;
+  throw UserError("--split: '" + s + "'; valid: calibrate, check");
+}
+
 int jobs_option(const ParsedArgs& args, int fallback) {
   const int jobs = option_int(args, "jobs", fallback);
   if (jobs < 1 || jobs > 64) throw UserError("--jobs: expected 1..64, got " + std::to_string(jobs));

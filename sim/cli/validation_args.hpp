@@ -1,6 +1,7 @@
 // What `trainsim validate` and `trainsim calibrate` share: the measurements file they read,
 // --jobs, and progress lines on stderr that are safe to write while another thread forks.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ namespace trainsim {
 [[nodiscard]] std::string measurements_path(const ParsedArgs& args);
 // "a,b,,c" -> {a, b, c}: comma-separated option values (--only, --param).
 [[nodiscard]] std::vector<std::string> split_list(const std::string& text);
+// --split calibrate|check, or nullopt when not given; UserError on another value.
+[[nodiscard]] std::optional<Split> split_option(const ParsedArgs& args);
 // --jobs N (1..64; default `fallback`).
 [[nodiscard]] int jobs_option(const ParsedArgs& args, int fallback);
 [[nodiscard]] OptionSpec jobs_option_spec();

@@ -41,13 +41,13 @@ double evaluate_rows(const std::vector<Measurement>& rows, const CalibrationOpti
 
 }  // namespace
 
-std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform) {
-  std::vector<Measurement> rows = select_measurements(set, {}, Split::kCalibrate, platform);
+std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform, Split split) {
+  std::vector<Measurement> rows = select_measurements(set, {}, split, platform);
   if (rows.empty()) {
     std::set<std::string> with_rows;
     for (const auto& m : set.rows)
-      if (m.split == Split::kCalibrate) with_rows.insert(m.hardware);
-    throw UserError("--platform: no calibrate rows for '" + platform + "' in " + set.file +
+      if (m.split == split) with_rows.insert(m.hardware);
+    throw UserError("--platform: no " + std::string(split_name(split)) + " rows for '" + platform + "' in " + set.file +
                     "; valid: " + joined_names({with_rows.begin(), with_rows.end()}));
   }
   return rows;
@@ -66,7 +66,7 @@ std::string parameter_override(const std::string& param, double value) {
 CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options) {
   require_parameter(options.param, calibratable_parameters(), "--param");
   CalibrationResult result;
-  result.rows = calibration_rows(set, options.platform);
+  result.rows = calibration_rows(set, options.platform, options.split);
   EvaluationHistory history;
   auto objective = [&](double x) {
     const int index = static_cast<int>(history.rows.size());
@@ -98,7 +98,7 @@ JointCalibrationResult calibrate_parameters(const MeasurementSet& set, const Cal
     hi.push_back(h);
     start.push_back(inside_interval(p, preset_value(base.platform, p)));
   }
-  result.rows = calibration_rows(set, base.platform);
+  result.rows = calibration_rows(set, base.platform, base.split);
   EvaluationHistory history;
   auto objective = [&](const std::vector<double>& x) {
     const double msre = evaluate_rows(result.rows, base, params, x, &history);

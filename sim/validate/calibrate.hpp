@@ -21,6 +21,9 @@ namespace trainsim {
 
 struct CalibrationOptions {
   std::string platform;                  // platform preset name (the rows' `hardware`)
+  // The rows fitted: the platform's calibrate rows. kCheck only diagnoses (what would the check rows
+  // want?); such a value must never go into a preset.
+  Split split = Split::kCalibrate;
   std::string param = "gemm_efficiency";
   double lo = 0.3, hi = 1.0;             // search interval (open)
   int evaluations = 12;
@@ -38,9 +41,10 @@ struct CalibrationResult {
   std::vector<RowResult> best_rows;      // the rows' results at search.best_x
 };
 
-// The platform's calibrate rows, in file order; UserError (listing the platforms that have some)
-// when there are none.
-[[nodiscard]] std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform);
+// The platform's rows of `split` (calibrate unless diagnosing), in file order; UserError (listing
+// the platforms that have some) when there are none.
+[[nodiscard]] std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::string& platform,
+                                                        Split split = Split::kCalibrate);
 
 // UserError when the parameter is not calibratable or the platform has no calibrate rows.
 [[nodiscard]] CalibrationResult calibrate_parameter(const MeasurementSet& set, const CalibrationOptions& options);
