@@ -127,8 +127,8 @@ void print_diagnosis_note(const std::string& command) {
 
 int run_calibrate(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("--platform NAME is required (the rows' hardware, e.g. dgx-a100-superpod)");
-  const std::string file = measurements_path(a);
-  const MeasurementSet set = load_measurements(file);
+  const MeasurementSet set = load_measurement_args(a);
+  const std::string& file = set.file;
   const CalibrationOptions o = calibration_options(a);
   const std::vector<std::string> params = split_list(a.get("param", "gemm_efficiency"));
   require_parameters(params, calibratable_parameters(), "--param");
@@ -156,7 +156,7 @@ int run_calibrate(const ParsedArgs& a) {
 Command calibrate_command() {
   CommandSpec spec;
   spec.name = "calibrate";
-  spec.usage = "[MEASUREMENTS.yaml] --platform NAME [options]";
+  spec.usage = "[MEASUREMENTS.yaml ...] --platform NAME [options]";
   spec.summary = "fit efficiency parameters of a platform to its calibrate rows (prints the values; writes nothing)";
   spec.options = {
       {"platform", "NAME", "platform preset whose calibrate rows are used (the rows' hardware)"},
@@ -176,7 +176,7 @@ Command calibrate_command() {
       "values: one parameter at a time would crawl along the valley where two efficiencies trade off.\n"
       "--split check fits the check rows instead, as a diagnosis only (how far they sit from the calibrate\n"
       "rows); it prints no lines to paste, since check rows never set a parameter.";
-  spec.max_positionals = 1;
+  spec.max_positionals = 64;
   return {spec, run_calibrate};
 }
 

@@ -53,11 +53,17 @@ ValidationOptions progress_options(const ParsedArgs& a) {
   return o;
 }
 
+// The measurement files as links from the report's folder: "measurements.yaml, ../mine.yaml".
+std::string files_relative_to(const std::vector<std::string>& files, const std::string& report) {
+  std::string out;
+  for (const auto& f : files) out += (out.empty() ? "" : ", ") + relative_to(f, report);
+  return out;
+}
+
 int run_validate(const ParsedArgs& a) {
-  const std::string file = measurements_path(a);
-  const MeasurementSet set = load_measurements(file);
+  const MeasurementSet set = load_measurement_args(a);
   const auto rows = select_measurements(set, split_list(a.get("only")), split_option(a));
-  if (rows.empty()) throw UserError("no measurement in " + file + " matches --only/--split");
+  if (rows.empty()) throw UserError("no measurement in " + set.file + " matches --only/--split");
   const auto start = std::chrono::steady_clock::now();
   const std::vector<RowResult> results = validate_measurements(rows, progress_options(a));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -73,7 +79,7 @@ int run_validate(const ParsedArgs& a) {
   }
   if (a.has("markdown")) {
     const std::string md = a.get("markdown");
-    const ReportContext context{relative_to(file, md), command_line(a), a.all("set"),
+    const ReportContext context{files_relative_to(measurements_paths(a), md), command_line(a), a.all("set"),
                                 plotted.empty() ? "" : relative_to(plotted, md)};
     write_file(md, "--markdown", [&](std::ostream& o) { write_validation_markdown(o, results, summary, context); });
   }
@@ -85,7 +91,7 @@ int run_validate(const ParsedArgs& a) {
 Command validate_command() {
   CommandSpec spec;
   spec.name = "validate";
-  spec.usage = "[MEASUREMENTS.yaml] [options]";
+  spec.usage = "[MEASUREMENTS.yaml ...] [options]";
   spec.summary = "simulate published runs and report predicted vs measured iteration time, per split and hardware";
   spec.options = {
       {"only", "ID,ID", "validate only these measurement ids"},
@@ -96,12 +102,13 @@ Command validate_command() {
       jobs_option_spec(),
       set_option()};
   spec.details =
-      "MEASUREMENTS.yaml defaults to validation/measurements.yaml. Each row's run is simulated in its own process\n"
-      "(data-parallel replicas folded when dp > 1 and ep == 1, collectives in bulk mode) and compared on seconds\n"
-      "per iteration: error % = (predicted - measured) / measured x 100. Mean and max |error| are reported per\n"
-      "split and per hardware; `check` rows never set parameters. Exits 0 whatever the errors (it is a report),\n"
-      "2 on bad input.";
-  spec.max_positionals = 1;
+      "MEASUREMENTS.yaml defaults to validation/measurements.yaml; several files are read as one set (your own\n"
+      "measured runs beside the published ones; ids must be unique across them). Each row's run is simulated\n"
+      "in its own process (data-parallel replicas folded when dp > 1 and ep == 1, collectives in bulk mode)\n"
+      "and compared on seconds per iteration: error % = (predicted - measured) / measured x 100. Mean and max\n"
+      "|error| are reported per split and per hardware; `check` rows never set parameters. Exits 0 whatever\n"
+      "the errors (it is a report), 2 on bad input.";
+  spec.max_positionals = 64;
   return {spec, run_validate};
 }
 

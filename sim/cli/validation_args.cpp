@@ -20,12 +20,17 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-std::string measurements_path(const ParsedArgs& args) {
-  if (!args.positionals().empty()) return args.positionals()[0];
+std::vector<std::string> measurements_paths(const ParsedArgs& args) {
+  if (!args.positionals().empty()) return args.positionals();
   const std::filesystem::path p = data_dir() / "validation" / "measurements.yaml";
   std::error_code ec;
   const std::filesystem::path shown = std::filesystem::proximate(p, ec);
-  return ec ? p.string() : shown.string();
+  return {ec ? p.string() : shown.string()};
+}
+
+MeasurementSet load_measurement_args(const ParsedArgs& args) {
+  const std::vector<std::string> paths = measurements_paths(args);
+  return load_measurements(std::vector<std::filesystem::path>(paths.begin(), paths.end()));
 }
 
 std::optional<Split> split_option(const ParsedArgs& args) {

@@ -10,8 +10,10 @@
 
 namespace trainsim {
 
-// The positional MEASUREMENTS.yaml, else <data dir>/validation/measurements.yaml.
-[[nodiscard]] std::string measurements_path(const ParsedArgs& args);
+// The positional MEASUREMENTS.yaml files, else <data dir>/validation/measurements.yaml.
+[[nodiscard]] std::vector<std::string> measurements_paths(const ParsedArgs& args);
+// The measurement files of measurements_paths(), loaded as one set.
+[[nodiscard]] MeasurementSet load_measurement_args(const ParsedArgs& args);
 // "a,b,,c" -> {a, b, c}: comma-separated option values (--only, --param).
 [[nodiscard]] std::vector<std::string> split_list(const std::string& text);
 // --split calibrate|check, or nullopt when not given; UserError on another value.

@@ -1,9 +1,11 @@
 // validation/measurements.yaml -> MeasurementSet.
 #include "sim/config/measurements.hpp"
 
+#include <map>
 #include <set>
 
 #include "sim/config/yaml_reader.hpp"
+#include "sim/core/error.hpp"
 
 namespace trainsim {
 namespace {
@@ -104,6 +106,25 @@ MeasurementSet load_measurements(const std::filesystem::path& file) {
     }
   }
   return set;
+}
+
+MeasurementSet load_measurements(const std::vector<std::filesystem::path>& files) {
+  MeasurementSet all;
+  std::map<std::string, std::string> file_of_id;
+  for (const auto& file : files) {
+    MeasurementSet one = load_measurements(file);
+    all.file += (all.file.empty() ? "" : ", ") + one.file;
+    if (!one.description.empty()) all.description += (all.description.empty() ? "" : "; ") + one.description;
+    for (auto& m : one.rows) {
+      const auto [it, added] = file_of_id.emplace(m.id, one.file);
+      if (!added)
+        throw ConfigError(one.file, m.line, "measurements.id",
+                          "is also an id in " + it->second + "; ids must be unique across the files given", m.id,
+                          "an id no other file uses");
+      all.rows.push_back(std::move(m));
+    }
+  }
+  return all;
 }
 
 }  // namespace trainsim

@@ -54,6 +54,9 @@ struct MeasurementSet {
 };
 
 [[nodiscard]] MeasurementSet load_measurements(const std::filesystem::path& file);
+// Several files as one set, rows in the order given; `file` lists them ("a.yaml, b.yaml"). An id
+// used in two files is bad input (ConfigError at the second one's entry).
+[[nodiscard]] MeasurementSet load_measurements(const std::vector<std::filesystem::path>& files);
 
 // YAML spellings, for messages and reports: "calibrate", "tflops_per_device", "megatron-full-recompute".
 [[nodiscard]] const char* split_name(Split s);

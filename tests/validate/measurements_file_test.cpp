@@ -119,3 +119,31 @@ TEST_CASE("a run path that names no file is rejected at its line", "[validate]")
                          "    hardware: h\n    metric: iteration_s\n    value: 1\n    source: s\n";
   CHECK_THAT(load_error(file), Catch::Contains(":3:") && Catch::Contains("measurements.0.run"));
 }
+
+TEST_CASE("several measurement files load as one set, and an id may appear in only one of them", "[validate]") {
+  // Two one-entry files; the second renamed so both rows load, in the order the files are given.
+  const fs::path a = write_measurements("a.yaml", "    metric: iteration_s\n    value: 1.42\n");
+  const fs::path b = scratch_dir() / "b.yaml";
+  {
+    std::string text;
+    std::ifstream in(a);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    text.replace(text.find("id: k22-22b-full"), 16, "id: my-own-run");
+    std::ofstream(b) << text;
+  }
+  const MeasurementSet both = load_measurements(std::vector<fs::path>{a, b});
+  REQUIRE(both.rows.size() == 2);
+  CHECK(both.rows[0].id == "k22-22b-full");
+  CHECK(both.rows[1].id == "my-own-run");
+  CHECK(both.file == a.string() + ", " + b.string());
+  // The same file twice: the second copy's entry (line 2) repeats an id of the first.
+  try {
+    (void)load_measurements(std::vector<fs::path>{a, a});
+    FAIL("a repeated id was accepted");
+  } catch (const ConfigError& e) {
+    CHECK(e.file() == a.string());
+    CHECK(e.line() == 2);
+    CHECK(e.key_path() == "measurements.id");
+    CHECK_THAT(e.what(), Catch::Contains("is also an id in " + a.string()) && Catch::Contains("(got 'k22-22b-full')"));
+  }
+}
