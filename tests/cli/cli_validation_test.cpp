@@ -27,8 +27,8 @@ fs::path one_check_row(const std::string& id = "k22-22b-full", double seconds = 
 
 TEST_CASE("calibrate --split check fits the check rows but prints no lines to paste", "[cli]") {
   const fs::path file = one_check_row();
-  const CommandResult c =
-      run_trainsim("calibrate " + file.string() + " --platform dgx-a100-superpod --split check --evaluations 2 --jobs 1");
+  const CommandResult c = run_trainsim("calibrate " + file.string() +
+                                       " --platform dgx-a100-superpod --split check --evaluations 2 --jobs 1");
   INFO(c.out << c.err);
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("rows used (split check, hardware dgx-a100-superpod): k22-22b-full") != std::string::npos);

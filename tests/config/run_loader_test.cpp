@@ -132,7 +132,8 @@ TEST_CASE("grad_precision names a gradient precision or auto", "[config]") {
 }
 
 TEST_CASE("grad_accumulation_fusion takes a boolean", "[config]") {
-  const auto bad = write_yaml("gradacc.yaml", run_yaml("strategy: {tp: 4, dp: 2, grad_accumulation_fusion: maybe}"));
+  const auto bad =
+      write_yaml("gradacc.yaml", run_yaml("strategy: {tp: 4, dp: 2, grad_accumulation_fusion: maybe}"));
   const ConfigError e = config_error([&] { (void)load_run(bad); });
   CHECK(e.key_path() == "strategy.grad_accumulation_fusion");
   CHECK_THAT(e.what(), Catch::Contains("(got 'maybe')"));
