@@ -30,7 +30,8 @@ constexpr int kJointEvaluationsPerParameter = 20;  // Nelder-Mead budget per fit
 void print_best_rows(const std::vector<RowResult>& rows, Split split) {
   const ErrorSummary best = row_errors(rows);
   std::cout << split_name(split) << " rows at the fitted values: mean |error| "
-            << format_text("%.1f", best.mean_abs_percent) << "%, max |error| " << format_text("%.1f", best.max_abs_percent) << "% on " << best.worst << "\n";
+            << format_text("%.1f", best.mean_abs_percent) << "%, max |error| "
+            << format_text("%.1f", best.max_abs_percent) << "% on " << best.worst << "\n";
   write_validation_table(std::cout, rows, summarize_validation(rows));
 }
 

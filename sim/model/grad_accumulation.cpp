@@ -1,15 +1,15 @@
 #include "sim/model/grad_accumulation.hpp"
 
+#include "sim/model/kernel_builders.hpp"
+
 namespace trainsim {
 
 Kernel grad_accumulation_kernel(const Kernel& weight_grad_gemm, double grad_bytes, double main_grad_bytes) {
   const GemmShape& g = weight_grad_gemm.gemm;
   const double elements = static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.batch);
-  Kernel k;
-  k.name = weight_grad_gemm.name + ".accumulate";
-  k.cls = KernelClass::kElementwise;
-  k.flops = elements;  // one add per element
-  k.bytes = elements * (grad_bytes + 2 * main_grad_bytes);
+  // Counted in main-gradient elements: the gradient read is grad_bytes / main_grad_bytes of one.
+  Kernel k = elementwise_kernel(weight_grad_gemm.name + ".accumulate", elements, 1 + grad_bytes / main_grad_bytes, 1,
+                                1, main_grad_bytes);
   k.weight_grad = true;
   return k;
 }
