@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --sanitize
 jobs=$(nproc 2>/dev/null || echo 2)
+scripts/check_test_count.sh build
+scripts/check_test_count.sh build-asan
 echo "== tests (release build)"
 ctest --test-dir build --output-on-failure -j"$jobs"
 echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer build)"
