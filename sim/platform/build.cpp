@@ -104,7 +104,10 @@ BuiltPlatform build_platform(const PlatformSpec& nominal, int devices) {
   auto* zone_impl = new ComputedZone(spec.name.empty() ? "platform" : spec.name);  // owned by the engine
   simgrid::s4u::NetZone* zone = zone_impl->get_iface();
   built.hosts.reserve(static_cast<size_t>(devices));
-  for (int r = 0; r < devices; ++r) built.hosts.push_back(zone->create_host("dev" + std::to_string(r), kHostSpeed));
+  // Two speeds per device: pstate 0 computes at kHostSpeed, pstate 1 (taken by the replay while
+  // the device's bytes move) at kHostSpeed / (1 + comm_interference).
+  const std::vector<double> speeds = {kHostSpeed, kHostSpeed / (1.0 + spec.accelerator.comm_interference)};
+  for (int r = 0; r < devices; ++r) built.hosts.push_back(zone->create_host("dev" + std::to_string(r), speeds));
 
   LinkCatalog catalog(zone, &built.links);
   std::vector<std::unique_ptr<TierFabric>> fabrics = build_fabrics(spec, devices, built.domain_sizes, catalog);

@@ -23,8 +23,12 @@ class Link;
 namespace trainsim {
 
 // Speed of every device host, FLOP/s. trainsim computes kernel durations itself; the replay
-// runs a kernel of d seconds as an Exec of d * kHostSpeed FLOP on the device's host.
+// runs a kernel of d seconds as an Exec of d * kHostSpeed FLOP on the device's host. Each device
+// host has two pstates: kDeviceIdleLinks (kHostSpeed) and kDeviceBusyLinks
+// (kHostSpeed / (1 + accelerator.comm_interference)), the speed while its bytes move.
 inline constexpr double kHostSpeed = 1e9;
+inline constexpr unsigned long kDeviceIdleLinks = 0;
+inline constexpr unsigned long kDeviceBusyLinks = 1;
 
 // One link of the built platform, for per-link utilisation reports.
 struct PlatformLink {

@@ -73,9 +73,10 @@ int rank_of(const std::vector<int>& group, int peer) {
   return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
 }
 
-Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
-  const std::vector<int>& group = ctx.group(dev, task.group);
-  if (group.size() < 2) return 0;
+namespace {
+
+// The flows of `dev`'s part of one collective, in step or bulk mode; returns payload bytes sent.
+Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, const std::vector<int>& group) {
   const GroupShape shape{static_cast<int>(group.size()), group_node_size(ctx, group)};
   // The tier joining the group's ends is the one its transfers use (groups are contiguous in it).
   const int tier = tier_between(ctx.run->platform, ctx.run->devices, group.front(), group.back());
@@ -115,6 +116,26 @@ Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   return sent;
 }
 
+int replayed_members(const ReplayContext& ctx, const std::vector<int>& group) {
+  int n = 0;
+  for (int r : group) n += ctx.device(r) != nullptr ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id) {
+  const std::vector<int>& group = ctx.group(dev, task.group);
+  if (group.size() < 2) return 0;
+  if (!ctx.interference) return move_collective(ctx, dev, task, group);
+  // Members of one group run the same stage template, so (first member, task) names the instance.
+  const uint64_t key = (static_cast<uint64_t>(group.front()) << 32) | id;
+  ctx.rendezvous.arrive(key, replayed_members(ctx, group), dev);
+  const Bytes sent = move_collective(ctx, dev, task, group);
+  ctx.rendezvous.leave(key, dev);
+  return sent;
+}
+
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset) {
   const int stages = ctx.mesh->degree(Dim::kPp);
   const int stage = ctx.mesh->coord(rank)[Dim::kPp];
@@ -125,7 +146,10 @@ void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   const int peer_rank = pipeline_peer(ctx, dev.rank, task.peer_offset);
   DeviceRuntime* peer = ctx.device(peer_rank);
   sg4::Mailbox* box = task.peer_offset > 0 ? peer->pp_forward : peer->pp_backward;
+  // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
+  if (ctx.interference) begin_transfer(dev), begin_transfer(*peer);
   box->put(&g_payload, static_cast<uint64_t>(task.bytes));
+  if (ctx.interference) end_transfer(dev), end_transfer(*peer);
 }
 
 void run_recv(ReplayContext&, DeviceRuntime& dev, const Task& task) {

@@ -5,8 +5,8 @@
 
 namespace trainsim {
 
-// Runs one collective task for `dev`; returns payload bytes this device sent.
-Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
+// Runs collective task `id` (of dev's stage template) for `dev`; returns payload bytes it sent.
+Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
 // Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.
 void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
 // Receives the matching message from the neighbouring stage.

@@ -104,6 +104,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.graph = &graph;
   ctx.options = options;
   ctx.platform = build_platform(run.platform, run.devices);
+  ctx.interference = run.platform.accelerator.comm_interference > 0;
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {

@@ -13,6 +13,7 @@
 #include "sim/platform/build.hpp"
 #include "sim/replay/collective_cache.hpp"
 #include "sim/replay/compiled_stage.hpp"
+#include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
 #include "sim/replay/timeline.hpp"
 #include "sim/strategy/mesh.hpp"
@@ -29,7 +30,7 @@ struct DeviceRuntime {
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
-  int active_comms = 0;                             // communication tasks in flight now
+  int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
   int running_streams = 0;
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   DeviceTimeline stats;
@@ -44,6 +45,8 @@ struct ReplayContext {
   std::vector<CompiledStage> stages;
   std::vector<std::unique_ptr<DeviceRuntime>> devices;  // by rank; null when folded away
   CollectiveCache collectives;
+  bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
+  CollectiveRendezvous rendezvous;      // used only when `interference`
   std::vector<TraceEvent> trace;
   uint64_t tasks_executed = 0;
 

@@ -1,5 +1,6 @@
 #include <simgrid/s4u.hpp>
 
+#include "sim/platform/build.hpp"
 #include "sim/replay/comm_exec.hpp"
 #include "sim/replay/runtime.hpp"
 
@@ -63,27 +64,26 @@ void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stre
   ctx.trace.push_back({dev.rank, stream, std::move(name), task.microbatch, task.layer, start, end});
 }
 
-// Runs compute task order[i] and every following compute task that is already runnable, as one
-// sleep (kernels of one stream run back to back); returns the index after the last one run.
+// Runs compute task order[i] and every following compute task of the same role that is already
+// runnable, as one Exec (kernels of one stream run back to back); returns the index after the last
+// one run. The Exec runs at the host's current speed, which interference.hpp lowers while the
+// device's bytes move. A traced device runs each task alone, so each trace slice is exact.
 size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector<TaskId>& order, size_t i) {
   const StageGraph& g = *dev.stage->graph;
-  // Let communication that becomes ready at this same instant start first, so the slowdown
-  // below sees it.
-  sg4::this_actor::yield();
-  const double slowdown = dev.active_comms > 0 ? 1.0 + ctx.run->platform.accelerator.comm_interference : 1.0;
-  const double start = sg4::Engine::get_clock();
-  double offset = 0;
+  const bool traced = ctx.options.trace_devices.count(dev.rank) > 0;
+  const TaskRole role = g.task(order[i]).role;
+  double work = 0;
   size_t j = i;
   do {
-    const Task& task = g.task(order[j]);
-    const double d = task.duration * slowdown;
-    dev.stats.time[static_cast<int>(busy_category(task.role))] += d;
-    record(ctx, dev, task, Stream::kCompute, start + offset, start + offset + d);
-    offset += d;
+    work += g.task(order[j]).duration;
     ++j;
-  } while (j < order.size() && !dev.stage->cross_stream_successor[order[j - 1]] &&
-           preds_done(dev, order[j], nullptr));
-  if (offset > 0) sg4::this_actor::sleep_for(offset);
+  } while (!traced && j < order.size() && !dev.stage->cross_stream_successor[order[j - 1]] &&
+           g.task(order[j]).role == role && preds_done(dev, order[j], nullptr));
+  const double start = sg4::Engine::get_clock();
+  if (work > 0) sg4::this_actor::execute(work * kHostSpeed);
+  const double end = sg4::Engine::get_clock();
+  dev.stats.time[static_cast<int>(busy_category(role))] += end - start;
+  if (traced) record(ctx, dev, g.task(order[i]), Stream::kCompute, start, end);
   for (size_t k = i; k < j; ++k) finish(dev, order[k]);
   ctx.tasks_executed += j - i;
   return j;
@@ -92,15 +92,13 @@ size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector
 void run_comm(ReplayContext& ctx, DeviceRuntime& dev, TaskId t, Stream stream) {
   const Task& task = dev.stage->graph->task(t);
   const double start = sg4::Engine::get_clock();
-  ++dev.active_comms;
   Bytes sent = 0;
   switch (task.kind) {
-    case TaskKind::kCollective: sent = run_collective(ctx, dev, task); break;
+    case TaskKind::kCollective: sent = run_collective(ctx, dev, task, t); break;
     case TaskKind::kSend: run_send(ctx, dev, task); sent = task.bytes; break;
     case TaskKind::kRecv: run_recv(ctx, dev, task); break;
     case TaskKind::kCompute: break;
   }
-  --dev.active_comms;
   dev.stats.bytes_sent[static_cast<int>(stream)] += sent;
   record(ctx, dev, task, stream, start, sg4::Engine::get_clock());
   finish(dev, t);

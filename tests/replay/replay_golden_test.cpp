@@ -83,10 +83,12 @@ TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
   CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
 }
 
-TEST_CASE("compute overlapping a transfer is slowed by the interference factor", "[replay]") {
-  // A 10 ms kernel runs while a 1 GB all-reduce (2 devices, ring: 2 steps of 0.5 GB at 100 GB/s
-  // = 10 ms + 2 alpha) is in flight. With interference 0.2 the kernel takes 12 ms, which
-  // outlasts the all-reduce (10.004 ms): the iteration ends at 12 ms.
+TEST_CASE("compute is slowed by the interference factor exactly while bytes move", "[replay]") {
+  // A 10 ms kernel starts with a 1 GB all-reduce (2 devices, ring, bulk: one 1 GB flow at
+  // 100 GB/s = 10 ms plus 2 alpha for its 2 steps: T = 10.004 ms). With interference 0.2 the
+  // kernel runs at 1/1.2 of its speed while the bytes move: by T it has done T/1.2 = 8.3367 ms of
+  // its work, and the remaining 10 - T/1.2 ms run at full speed, so it ends at
+  // T + 10 ms - T/1.2 = 11.6673 ms (not 12 ms: the slowdown stops when the transfer does).
   RunSpec run = island_run(2, kBeta, kAlpha, 0.2);
   run.strategy.tp = 2;
   run.collectives["tp"] = "ring";
@@ -95,8 +97,29 @@ TEST_CASE("compute overlapping a transfer is slowed by the interference factor",
   StageGraph& s = g.stages[0];
   s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
   s.add(compute(s, 10e-3));
-  // Both start at t = 0; the kernel runs while the collective is active → 10 ms * 1.2.
-  CHECK(replay_time(run, g) == Approx(12e-3).epsilon(1e-9));
+  const double T = 1e9 / kBeta + 2 * kAlpha;
+  CHECK(replay_time(run, g) == Approx(T + 10e-3 - T / 1.2).epsilon(1e-9));
+}
+
+TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]") {
+  // pp = 2, interference 0.5. Stage 0 computes 10 ms, then sends 1 byte. Stage 1 posts its
+  // receive at t = 0, computes an unrelated 10 ms kernel meanwhile, then a 1 ms kernel that needs
+  // the received bytes. Nothing moves before t = 10 ms, so the 10 ms kernel is not slowed; the
+  // transfer takes alpha + 1 B / beta and overlaps no compute; total 10 ms + alpha + 1e-11 s + 1 ms.
+  // (Counting the waiting receive as traffic would have made it 15 ms + ... .)
+  RunSpec run = island_run(2, kBeta, kAlpha, 0.5);
+  run.strategy.pp = 2;
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages.emplace_back(1);
+  StageGraph& s0 = g.stages[0];
+  const TaskId f0 = s0.add(compute(s0, 10e-3));
+  s0.add(p2p(s0, TaskKind::kSend, +1, 1), {f0});
+  StageGraph& s1 = g.stages[1];
+  const TaskId recv = s1.add(p2p(s1, TaskKind::kRecv, -1, 1));
+  s1.add(compute(s1, 10e-3));
+  s1.add(compute(s1, 1e-3), {recv});
+  CHECK(replay_time(run, g) == Approx(10e-3 + kAlpha + 1 / kBeta + 1e-3).epsilon(1e-9));
 }
 
 TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)", "[replay]") {

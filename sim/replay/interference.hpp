@@ -1,0 +1,45 @@
+// Compute slows while the device's own bytes move (accelerator.comm_interference): collective and
+// copy kernels share the accelerator's cores and HBM with compute kernels while they move data.
+//
+// When bytes move, per kind of transfer:
+//  - a pipeline send is eager, so its bytes move from the put to its completion, on the sender
+//    and on the receiver; a posted receive whose sender has not started moves nothing;
+//  - a collective's members wait for one another, so its bytes move from the moment its last
+//    replayed member arrives until this member's own part (with the latencies its steps pay)
+//    has finished; a member waiting for a late peer moves nothing.
+// A device's host runs at pstate kDeviceBusyLinks while at least one of its transfers moves bytes
+// and at kDeviceIdleLinks otherwise; compute kernels are Execs on that host, so a kernel that
+// straddles the edges of a transfer is slowed for exactly the time they overlap.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace trainsim {
+
+struct DeviceRuntime;
+
+// One more (begin) or one fewer (end) of `dev`'s transfers moves bytes.
+void begin_transfer(DeviceRuntime& dev);
+void end_transfer(DeviceRuntime& dev);
+
+// Tells the members of each collective instance when all of them have arrived.
+class CollectiveRendezvous {
+ public:
+  // `dev` starts its part of instance `key`, in which `members` replayed devices take part.
+  void arrive(uint64_t key, int members, DeviceRuntime& dev);
+  // `dev` finished its part of instance `key`.
+  void leave(uint64_t key, DeviceRuntime& dev);
+
+ private:
+  struct Instance {
+    int members = 0;
+    int arrived = 0;
+    int left = 0;
+    bool moving = false;                  // every member has arrived
+    std::vector<DeviceRuntime*> present;  // arrived and not yet left
+  };
+  std::unordered_map<uint64_t, Instance> instances_;
+};
+
+}  // namespace trainsim
