@@ -8,7 +8,7 @@
 #include "sim/cli/run_loading.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/builder.hpp"
-#include "sim/replay/engine.hpp"
+#include "sim/replay/fold_decision.hpp"
 #include "sim/report/run_description.hpp"
 #include "sim/report/summary.hpp"
 #include "sim/report/trace_writer.hpp"
@@ -44,8 +44,10 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
   const std::string fold = a.get("fold", "auto");
   if (fold != "auto" && fold != "on" && fold != "off" && fold != "dp" && fold != "tp")
     throw UserError("--fold: '" + fold + "'; valid: auto, on (dp and tp), dp, tp, off");
-  const bool can_fold_dp = run.strategy.ep == 1 && run.strategy.dp > 1;
-  if (fold == "dp" && !can_fold_dp) throw UserError("--fold dp needs dp > 1 and ep == 1");
+  const bool can_fold_dp = run.strategy.dp > replicas_kept(run.strategy);
+  if (fold == "dp" && !can_fold_dp)
+    throw UserError("--fold dp needs more data-parallel replicas (dp " + std::to_string(run.strategy.dp) +
+                    ") than whole expert-parallel groups take (" + std::to_string(replicas_kept(run.strategy)) + ")");
   const bool big = run.devices > 1024;
   // "on" folds whatever can be folded; "dp"/"tp" insist on that one dimension.
   o.fold_data_parallel = fold == "dp" || ((fold == "on" || (fold == "auto" && big)) && can_fold_dp);
@@ -75,7 +77,7 @@ int run_simulate(const ParsedArgs& a) {
   const ReplayOptions options = replay_options(a, run);
   const auto start = std::chrono::steady_clock::now();
   const RunGraph graph = build_run_graph(run);
-  const Timeline timeline = replay(run, graph, Mesh(run.strategy), options);
+  const Timeline timeline = replay_exact(run, graph, Mesh(run.strategy), options);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const RunMetrics metrics = compute_metrics(run, timeline);
   const SimulationReport report{run, timeline, metrics, memory, options, wall};
@@ -99,7 +101,8 @@ Command simulate_command() {
       {"trace-devices", "RANKS", "devices to trace, e.g. 0-7,64 (default: the first 64)"},
       {"links", "FILE", "write per-link bytes and busy fraction as CSV, busiest first"},
       {"collectives", "MODE", "bulk (default: one flow per peer pair, per-step latency added) or step (every step)"},
-      {"fold", "MODE", "auto (default: dp and tp above 1024 devices), on (dp and tp), dp, tp, off: replay one replica"},
+      {"fold", "MODE", "auto (default: dp and tp above 1024 devices), on (dp and tp), dp, tp, off: replay one replica; "
+                       "declined, with the reason, where folding would not be exact"},
       {"allow-oom", "", "simulate even when the strategy does not fit in memory"},
       set_option()};
   spec.details =

@@ -1,10 +1,15 @@
 // Direct (pairwise) algorithms: every member talks to every other member without relays,
 // as NCCL's all-to-all (grouped send/recv) and HCCL's mesh algorithms on a full-mesh HCCS.
-// Choice made here: n-1 shifted steps rather than one step with all n(n-1) flows. In step
-// s (1..n-1) member i sends to member (i+s) mod n, so each step is a permutation (one flow
-// out and one in per member) and the latency term is (n-1) alpha, as in formulas.md item 7.
-//   all-to-all     : bytes = what each member sends in total, its own share included;
-//                    bytes/n to each other member -> (n-1)/n of bytes sent per member.
+//   all-to-all     : ONE step of all n(n-1) flows: bytes = what each member sends in total, its
+//                    own share included; bytes/n to each other member -> (n-1)/n of bytes sent
+//                    per member. NCCL runs an all-to-all as one group of ncclSend/ncclRecv (NCCL
+//                    user guide, "Point-to-point communication", all-to-all example), whose
+//                    transfers progress together, not in barrier-separated rounds: every flow
+//                    shares its ports, NICs and uplinks with the others from the start, and the
+//                    latency is paid once (a round-by-round plan would wait each round for its
+//                    slowest, cross-node flow).
+// RS, AG and AR use n-1 shifted steps: in step s (1..n-1) member i sends to member (i+s) mod n,
+// so each step is a permutation (one flow out and one in per member), latency (n-1) alpha:
 //   reduce-scatter : member i sends the bytes/n piece that member (i+s) owns; (n-1)/n sent.
 //   all-gather     : bytes = the gathered result; member i sends its bytes/n piece; (n-1)/n.
 //   all-reduce     : direct reduce-scatter then direct all-gather, 2(n-1) steps, 2(n-1)/n.
@@ -14,6 +19,14 @@ namespace trainsim {
 namespace {
 
 constexpr const char* kName = "direct";
+
+// One step in which every member sends `piece` bytes to every other member.
+void add_all_pairs(CollectivePlan& plan, int n, Bytes piece) {
+  if (n < 2) return;
+  ensure_steps(plan, 1);
+  for (int i = 0; i < n; ++i)
+    for (int s = 1; s < n; ++s) plan.steps[0].transfers.push_back(Transfer{i, (i + s) % n, piece});
+}
 
 // Adds the n-1 shifted steps starting at `first`, each pair carrying `piece` bytes.
 void add_shifted(CollectivePlan& plan, size_t first, int n, Bytes piece) {
@@ -32,6 +45,8 @@ CollectivePlan direct_plan(CollectiveKind kind, const GroupShape& shape, Bytes b
   CollectivePlan plan;
   switch (kind) {
     case CollectiveKind::kAllToAll:
+      add_all_pairs(plan, n, piece);
+      return plan;
     case CollectiveKind::kReduceScatter:
     case CollectiveKind::kAllGather:
       add_shifted(plan, 0, n, piece);
@@ -51,8 +66,8 @@ CollectivePlan direct_plan(CollectiveKind kind, const GroupShape& shape, Bytes b
 CollectiveAlgorithm direct_algorithm() {
   return CollectiveAlgorithm{
       kName,
-      "direct/pairwise: n-1 shifted steps, member i sends bytes/n to member i+s in step s; "
-      "all-to-all, RS, AG, and all-reduce as RS+AG",
+      "direct/pairwise: all-to-all as one step of all pairs (grouped send/recv); RS, AG and "
+      "all-reduce (RS+AG) in n-1 shifted steps, member i sends bytes/n to member i+s in step s",
       {CollectiveKind::kAllToAll, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather,
        CollectiveKind::kAllReduce},
       direct_plan};

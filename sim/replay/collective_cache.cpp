@@ -23,25 +23,9 @@ std::vector<PeerBytes> merge_by_peer(const std::vector<std::vector<PeerBytes>>& 
   return out;
 }
 
-Bytes total(const std::vector<PeerBytes>& flows) {
-  Bytes sum = 0;
-  for (const auto& f : flows) sum += f.bytes;
-  return sum;
-}
-
-void aggregate_all_to_all(PreparedCollective& prepared) {
-  const int n = static_cast<int>(prepared.members.size());
-  for (int m = 0; m < n; ++m) {
-    MemberSchedule& ms = prepared.members[static_cast<size_t>(m)];
-    const Bytes out = total(ms.bulk_sends), in = total(ms.bulk_recvs);
-    ms.bulk_sends = {{(m + 1) % n, out}};
-    ms.bulk_recvs = {{(m + n - 1) % n, in}};
-  }
-}
-
 }  // namespace
 
-PreparedCollective prepare_collective(const CollectivePlan& plan, int members, CollectiveKind kind) {
+PreparedCollective prepare_collective(const CollectivePlan& plan, int members) {
   PreparedCollective out;
   out.members.resize(static_cast<size_t>(members));
   for (const auto& step : plan.steps) {
@@ -65,7 +49,6 @@ PreparedCollective prepare_collective(const CollectivePlan& plan, int members, C
     m.bulk_sends = merge_by_peer(m.step_sends);
     m.bulk_recvs = merge_by_peer(m.step_recvs);
   }
-  if (kind == CollectiveKind::kAllToAll && members > 2) aggregate_all_to_all(out);
   return out;
 }
 
@@ -75,7 +58,7 @@ const PreparedCollective& CollectiveCache::get(const CollectiveAlgorithm& algori
   auto it = cache_.find(key);
   if (it != cache_.end()) return *it->second;
   auto prepared = std::make_unique<PreparedCollective>(
-      prepare_collective(algorithm.plan(kind, shape, bytes), shape.members, kind));
+      prepare_collective(algorithm.plan(kind, shape, bytes), shape.members));
   return *cache_.emplace(std::move(key), std::move(prepared)).first->second;
 }
 

@@ -29,12 +29,10 @@ struct PreparedCollective {
   std::vector<MemberSchedule> members;
 };
 
-// Bulk mode merges all steps into one flow per peer. An all-to-all goes further: each member's
-// whole send volume becomes ONE flow to its ring successor (and it receives one from its
-// predecessor). On a non-blocking switch every member port then carries exactly the bytes of the
-// real n-1 flows, at 1/(n-1) of the replay cost; on an oversubscribed fabric it spreads less
-// traffic over the spine than the real pattern (documented approximation).
-[[nodiscard]] PreparedCollective prepare_collective(const CollectivePlan& plan, int members, CollectiveKind kind);
+// Bulk mode merges all steps into one flow per peer, carrying exactly the bytes the steps send
+// to that peer over that peer's real route (an all-to-all keeps its n-1 flows per member, so
+// NICs, uplinks and spines carry what the real pattern puts on them).
+[[nodiscard]] PreparedCollective prepare_collective(const CollectivePlan& plan, int members);
 
 class CollectiveCache {
  public:

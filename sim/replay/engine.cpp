@@ -6,6 +6,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/replay/fold_decision.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
 
@@ -70,7 +71,9 @@ Timeline collect(const ReplayContext& ctx) {
   Timeline out;
   out.iteration_time = sg4::Engine::get_clock();
   out.devices_total = ctx.run->devices;
-  out.folded = ctx.options.fold_data_parallel || ctx.options.fold_tensor_parallel;
+  out.folded = ctx.folding;
+  out.fold_exact = ctx.fold_monitor.exact();
+  out.fold_note = ctx.fold_monitor.reason();
   out.tasks_executed = ctx.tasks_executed;
   for (const auto& dev : ctx.devices) {
     if (!dev) continue;
@@ -87,8 +90,6 @@ Timeline collect(const ReplayContext& ctx) {
 }  // namespace
 
 Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
-  if (options.fold_data_parallel && run.strategy.ep > 1)
-    throw UserError("folding data-parallel replicas needs ep == 1 (expert groups span replicas); run without --fold");
   xbt_log_control_set("root.thres:warning");
   int argc = 1;
   char name[] = "trainsim";
@@ -108,9 +109,10 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {
-    const Coord c = mesh.coord(rank);
-    if ((options.fold_data_parallel && c[Dim::kDp] != 0) || (options.fold_tensor_parallel && c[Dim::kTp] != 0)) continue;
-    ctx.devices[static_cast<size_t>(rank)] = make_device(ctx, rank);
+    if (is_replayed(mesh.coord(rank), run.strategy, options))
+      ctx.devices[static_cast<size_t>(rank)] = make_device(ctx, rank);
+    else
+      ctx.folding = true;
   }
   if (options.link_stats) track_links(ctx.platform);
   for (auto& dev : ctx.devices)

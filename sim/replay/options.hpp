@@ -13,14 +13,13 @@ enum class CollectiveMode {
 
 struct ReplayOptions {
   CollectiveMode collectives = CollectiveMode::kBulk;
-  // Replay only the data-parallel replica with dp index 0 (every stage, tp, cp rank of it).
-  // Collectives whose group reaches folded-away ranks become flows issued by the replayed
-  // member on the real links it shares with its peers (both directions), so contention on its
-  // own NIC stays; replicas are identical, so the makespan is the same when the fabric is not
-  // shared between replicas. Only for runs with ep == 1.
+  // Replay only the data-parallel replicas with dp index < replicas_kept (one replica for dense
+  // models; whole expert-parallel groups for MoE; sim/replay/fold_decision.hpp). Collectives
+  // whose group reaches folded-away ranks become flows issued by the replayed member on the real
+  // links it shares with its peers (both directions). The fold monitor records where that is
+  // not exact (sim/replay/fold_monitor.hpp); replay_exact then replays unfolded.
   bool fold_data_parallel = false;
-  // Likewise replay only tp rank 0 of every tensor-parallel group: TP ranks run the same kernels
-  // and a TP collective's flows from and to the replayed rank load exactly its own ports.
+  // Likewise replay only tp rank 0 of every tensor-parallel group.
   bool fold_tensor_parallel = false;
   std::set<int> trace_devices;   // ranks whose tasks are recorded as trace events
   bool link_stats = false;       // collect per-link bytes and utilization

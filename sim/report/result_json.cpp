@@ -29,7 +29,9 @@ void write_result_json(std::ostream& out, const SimulationReport& r) {
   JsonWriter w(out);
   w.begin_object().field("run", r.run.name).field("model", r.run.model.name).field("platform", r.run.platform.name);
   w.field("devices", r.run.devices).field("devices_replayed", m.devices_replayed).field("folded", r.timeline.folded);
-  w.field("fold_data_parallel", r.options.fold_data_parallel).field("fold_tensor_parallel", r.options.fold_tensor_parallel);
+  w.field("fold_data_parallel", r.timeline.folded && r.options.fold_data_parallel)
+      .field("fold_tensor_parallel", r.timeline.folded && r.options.fold_tensor_parallel)
+      .field("fold_note", r.timeline.fold_note);
   w.field("collective_mode", r.options.collectives == CollectiveMode::kStep ? "step" : "bulk");
   write_strategy(w, r.run);
   w.field("iteration_time_s", m.iteration_time).field("tokens_per_s", m.tokens_per_s);

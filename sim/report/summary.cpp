@@ -47,10 +47,11 @@ void write_summary(std::ostream& out, const SimulationReport& r) {
   out << "peak memory        " << human_bytes(peak.total()) << " of " << human_bytes(r.run.platform.accelerator.memory_capacity)
       << " (stage " << peak.stage << ")\n";
   out << "replay             " << m.devices_replayed << " of " << m.devices << " devices"
-      << (r.options.fold_data_parallel ? " (dp replicas folded)" : "")
-      << (r.options.fold_tensor_parallel ? " (tp ranks folded)" : "") << ", collectives in "
+      << (r.timeline.folded && r.options.fold_data_parallel ? " (dp replicas folded)" : "")
+      << (r.timeline.folded && r.options.fold_tensor_parallel ? " (tp ranks folded)" : "") << ", collectives in "
       << (r.options.collectives == CollectiveMode::kStep ? "step" : "bulk") << " mode, " << r.timeline.tasks_executed
       << " tasks, " << fmt("%.2f s wall", r.wall_seconds) << "\n";
+  if (!r.timeline.fold_note.empty()) out << "fold               " << r.timeline.fold_note << "\n";
   out << "\nbreakdown (mean over devices)   seconds    share\n";
   for (int c = 0; c < kTimeCategories; ++c) {
     const double v = m.breakdown[static_cast<size_t>(c)];

@@ -7,7 +7,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
-#include "sim/replay/engine.hpp"
+#include "sim/replay/fold_decision.hpp"
 #include "sim/report/metrics.hpp"
 
 namespace trainsim {
@@ -18,16 +18,16 @@ std::string simulate_row(const std::filesystem::path& run_file, const std::vecto
   const auto memory = stage_memory(run);
   ReplayOptions options;
   options.collectives = CollectiveMode::kBulk;
-  options.fold_data_parallel = run.strategy.dp > 1 && run.strategy.ep == 1;
+  options.fold_data_parallel = run.strategy.dp > replicas_kept(run.strategy);
   options.fold_tensor_parallel = run.strategy.tp > 1;
   const RunGraph graph = build_run_graph(run);
-  const Timeline timeline = replay(run, graph, Mesh(run.strategy), options);
+  const Timeline timeline = replay_exact(run, graph, Mesh(run.strategy), options);
   const RunMetrics metrics = compute_metrics(run, timeline);
   std::ostringstream out;
   out.precision(17);
   out << metrics.iteration_time << ' ' << metrics.tflops_per_device << ' ' << metrics.mfu << ' '
       << peak_memory(memory).total() << ' ' << run.platform.accelerator.memory_capacity << ' '
-      << metrics.devices_replayed << ' ' << (options.fold_data_parallel || options.fold_tensor_parallel ? 1 : 0);
+      << metrics.devices_replayed << ' ' << (timeline.folded ? 1 : 0);
   for (Seconds t : metrics.breakdown) out << ' ' << t;
   return out.str();
 }
