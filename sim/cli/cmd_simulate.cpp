@@ -8,7 +8,7 @@
 #include "sim/cli/run_loading.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/builder.hpp"
-#include "sim/replay/fold_decision.hpp"
+#include "sim/replay/fold_plan.hpp"
 #include "sim/report/run_description.hpp"
 #include "sim/report/summary.hpp"
 #include "sim/report/trace_writer.hpp"

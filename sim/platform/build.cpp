@@ -71,6 +71,8 @@ std::vector<std::pair<simgrid::s4u::Host*, Endpoint>> add_switch_hosts(
 
 }  // namespace
 
+bool private_pair_links(const TierSpec& tier) { return tier.topology == Topology::kFullMesh; }
+
 simgrid::s4u::Host* BuiltPlatform::switch_host(int tier, int rank) const {
   if (tier < 0 || static_cast<size_t>(tier) >= switch_hosts.size()) return nullptr;
   const std::vector<simgrid::s4u::Host*>& hosts_of_tier = switch_hosts[static_cast<size_t>(tier)];
@@ -93,7 +95,7 @@ PlatformSpec effective_bandwidths(const PlatformSpec& nominal) {
 
 }  // namespace
 
-BuiltPlatform build_platform(const PlatformSpec& nominal, int devices) {
+BuiltPlatform build_platform(const PlatformSpec& nominal, int devices, std::vector<int> link_owner) {
   const PlatformSpec spec = effective_bandwidths(nominal);
   BuiltPlatform built;
   built.domain_sizes = tier_domain_sizes(spec, devices);  // validates before touching SimGrid
@@ -117,7 +119,7 @@ BuiltPlatform build_platform(const PlatformSpec& nominal, int devices) {
 
   const auto switches = add_switch_hosts(spec, fabrics, zone, catalog, built);
 
-  auto router = std::make_unique<PlatformRouter>(built.domain_sizes, std::move(fabrics), loopback);
+  auto router = std::make_unique<PlatformRouter>(built.domain_sizes, std::move(fabrics), loopback, std::move(link_owner));
   for (int r = 0; r < devices; ++r)
     router->add_endpoint(built.hosts[static_cast<size_t>(r)]->get_netpoint()->id(), Endpoint{r, -1, nullptr});
   for (const auto& [host, endpoint] : switches) router->add_endpoint(host->get_netpoint()->id(), endpoint);

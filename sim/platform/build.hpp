@@ -61,7 +61,16 @@ struct BuiltPlatform {
 void configure_network(simgrid::s4u::Engine& engine);
 
 // Throws UserError/ConfigError for a platform that cannot be built for `devices` devices.
-[[nodiscard]] BuiltPlatform build_platform(const PlatformSpec& spec, int devices);
+// `link_owner` (empty: identity) serves folded replays: a transfer to or from rank r crosses
+// the endpoint links (port, NIC) of rank link_owner[r] on the tier joining the pair, so a folded
+// device's transfers load the links of the replayed device it mirrors. Tiers whose pair links
+// are private to the pair (full mesh) keep the real endpoints.
+[[nodiscard]] BuiltPlatform build_platform(const PlatformSpec& spec, int devices, std::vector<int> link_owner = {});
+
+// Whether every pair of the tier's devices has links of its own, shared with no other pair
+// (full mesh): then a tier's collectives run best as direct algorithms, and a folded replay's
+// transfers to a folded device keep the real pair links.
+[[nodiscard]] bool private_pair_links(const TierSpec& tier);
 
 // Index of the innermost tier whose domain contains both ranks (the tier a transfer uses).
 [[nodiscard]] int tier_between(const PlatformSpec& spec, int devices, int rank_a, int rank_b);

@@ -57,8 +57,11 @@ class TierFabric {
  public:
   virtual ~TierFabric() = default;
   // Appends, in order, the links a transfer from device a to device b crosses on this tier
-  // (a != b, both in the same domain of this tier).
+  // (both in the same domain of this tier). a == b (a folded replay's mirrored transfer, see
+  // build_platform's link_owner) crosses a's own up- and down-link, unless private_pairs().
   virtual void append_route(int a, int b, std::vector<simgrid::s4u::Link*>& links) const = 0;
+  // Whether every pair of devices has links of its own (no link shared with other pairs).
+  [[nodiscard]] virtual bool private_pairs() const { return false; }
   // Whether the tier has a switch a member can send to (for in-network reduction).
   [[nodiscard]] virtual bool has_switch() const = 0;
   // Appends the links between `device` and its domain's switch: towards it if `to_switch`.

@@ -62,6 +62,7 @@ class FullMeshFabric : public TierFabric {
     links.push_back(a < b ? link.up : link.down);
   }
 
+  [[nodiscard]] bool private_pairs() const override { return true; }
   [[nodiscard]] bool has_switch() const override { return false; }
   void append_switch_route(int, bool, std::vector<simgrid::s4u::Link*>&) const override {}
 

@@ -26,7 +26,11 @@ void PlatformRouter::route(unsigned long src, unsigned long dst, std::vector<sim
       links.push_back(loopback_);
       return;
     }
-    fabrics_[static_cast<size_t>(tier_between_sizes(sizes_, a.rank, b.rank))]->append_route(a.rank, b.rank, links);
+    const TierFabric& fabric = *fabrics_[static_cast<size_t>(tier_between_sizes(sizes_, a.rank, b.rank))];
+    if (fabric.private_pairs())
+      fabric.append_route(a.rank, b.rank, links);
+    else
+      fabric.append_route(owner(a.rank), owner(b.rank), links);
     return;
   }
   // Device <-> switch of its own domain (in-network reduction).

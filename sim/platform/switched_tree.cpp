@@ -89,6 +89,7 @@ void SwitchedTreeFabric::build_uplinks(const TierContext& ctx, int domain, Tree&
     const int groups = groups_at(level);
     tree.uplinks.emplace_back();
     if (groups <= 1) continue;  // one switch holds everything: nothing above it
+    if (tier.oversubscription <= 1) continue;  // non-blocking: the uplink never binds (header)
     std::vector<double> capacity(static_cast<size_t>(groups), 0.0);
     for (int nic : nics) capacity[static_cast<size_t>(nic_position_[static_cast<size_t>(nic)] / tree.group_size[level])] += nic_bandwidth;
     tree.uplinks.back().resize(static_cast<size_t>(groups));
@@ -112,10 +113,14 @@ void SwitchedTreeFabric::append_route(int a, int b, std::vector<simgrid::s4u::Li
     int highest = -1;  // highest level whose switches differ: the route turns just above it
     for (size_t level = 0; level < tree.group_size.size(); ++level)
       if (pa / tree.group_size[level] != pb / tree.group_size[level]) highest = static_cast<int>(level);
-    for (int level = 0; level <= highest; ++level)
-      links.push_back(tree.uplinks[static_cast<size_t>(level)][static_cast<size_t>(pa / tree.group_size[static_cast<size_t>(level)])].up);
-    for (int level = highest; level >= 0; --level)
-      links.push_back(tree.uplinks[static_cast<size_t>(level)][static_cast<size_t>(pb / tree.group_size[static_cast<size_t>(level)])].down);
+    for (int level = 0; level <= highest; ++level) {
+      const auto& up = tree.uplinks[static_cast<size_t>(level)];
+      if (!up.empty()) links.push_back(up[static_cast<size_t>(pa / tree.group_size[static_cast<size_t>(level)])].up);
+    }
+    for (int level = highest; level >= 0; --level) {
+      const auto& up = tree.uplinks[static_cast<size_t>(level)];
+      if (!up.empty()) links.push_back(up[static_cast<size_t>(pb / tree.group_size[static_cast<size_t>(level)])].down);
+    }
   }
   links.push_back(nics_[static_cast<size_t>(nb)].down);
 }

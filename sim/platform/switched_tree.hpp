@@ -14,7 +14,12 @@
 //
 // Each switch level's uplinks are aggregated into one split-duplex link per switch (perfect
 // ECMP / adaptive routing: no hash collisions). Oversubscription applies at the leaf; above it
-// the tree is non-blocking (an aggregation switch's uplink equals the sum of its leaves'). A
+// the tree is non-blocking (an aggregation switch's uplink equals the sum of its leaves').
+// At oversubscription <= 1 no uplink is created: an uplink then carries at least the sum of the
+// NIC bandwidths below it, and the flows crossing it all leave (or enter) those NICs, so it can
+// never bind; the max-min allocation is the same without it (the feasible rates are the same),
+// and leaving it out keeps the flows of different NICs in separate solver systems instead of
+// one system that SimGrid re-solves at every flow change (the unfolded replay's cost at scale). A
 // level is added (pods of radix/2 leaves, then pods of pods) while more than `switch_radix`
 // groups would meet at the top. A transfer crosses: src NIC up, the uplinks up to the lowest
 // switch level the two NICs share, the matching uplinks down, dst NIC down. The tier latency

@@ -7,8 +7,8 @@ namespace trainsim {
 
 // Runs collective task `id` (of dev's stage template) for `dev`; returns payload bytes it sent.
 Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
-// Sends task `id`'s activation (+1) or gradient (-1) to the neighbouring stage's device.
-void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
+// Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.
+void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
 // Receives the matching message from the neighbouring stage.
 void run_recv(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
 // Rank of the device `offset` stages away (wrapping: interleaved chunks pass from the last

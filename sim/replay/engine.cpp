@@ -6,7 +6,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/error.hpp"
-#include "sim/replay/fold_decision.hpp"
+#include "sim/replay/fold_plan.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
 
@@ -72,8 +72,6 @@ Timeline collect(const ReplayContext& ctx) {
   out.iteration_time = sg4::Engine::get_clock();
   out.devices_total = ctx.run->devices;
   out.folded = ctx.folding;
-  out.fold_exact = ctx.fold_monitor.exact();
-  out.fold_note = ctx.fold_monitor.reason();
   out.tasks_executed = ctx.tasks_executed;
   for (const auto& dev : ctx.devices) {
     if (!dev) continue;
@@ -104,7 +102,8 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.mesh = &mesh;
   ctx.graph = &graph;
   ctx.options = options;
-  ctx.platform = build_platform(run.platform, run.devices);
+  ctx.link_owner = fold_owners(mesh, run.strategy, options);
+  ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));

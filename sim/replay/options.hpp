@@ -14,10 +14,9 @@ enum class CollectiveMode {
 struct ReplayOptions {
   CollectiveMode collectives = CollectiveMode::kBulk;
   // Replay only the data-parallel replicas with dp index < replicas_kept (one replica for dense
-  // models; whole expert-parallel groups for MoE; sim/replay/fold_decision.hpp). Collectives
-  // whose group reaches folded-away ranks become flows issued by the replayed member on the real
-  // links it shares with its peers (both directions). The fold monitor records where that is
-  // not exact (sim/replay/fold_monitor.hpp); replay_exact then replays unfolded.
+  // models; whole expert-parallel groups for MoE). Flows to and from folded devices are issued
+  // as their mirror images among replayed devices; sim/replay/fold_plan.hpp says how and when
+  // that is exact (replay_exact replays unfolded where it is not).
   bool fold_data_parallel = false;
   // Likewise replay only tp rank 0 of every tensor-parallel group.
   bool fold_tensor_parallel = false;

@@ -13,7 +13,6 @@
 #include "sim/platform/build.hpp"
 #include "sim/replay/collective_cache.hpp"
 #include "sim/replay/compiled_stage.hpp"
-#include "sim/replay/fold_monitor.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
 #include "sim/replay/timeline.hpp"
@@ -48,8 +47,8 @@ struct ReplayContext {
   CollectiveCache collectives;
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
   CollectiveRendezvous rendezvous;      // used only when `interference`
-  bool folding = false;                 // some devices are folded away: watch flows (fold_monitor.hpp)
-  FoldMonitor fold_monitor;
+  bool folding = false;                 // some devices are folded away (fold_plan.hpp)
+  std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)
   std::vector<TraceEvent> trace;
   uint64_t tasks_executed = 0;
 

@@ -95,7 +95,7 @@ void run_comm(ReplayContext& ctx, DeviceRuntime& dev, TaskId t, Stream stream) {
   Bytes sent = 0;
   switch (task.kind) {
     case TaskKind::kCollective: sent = run_collective(ctx, dev, task, t); break;
-    case TaskKind::kSend: run_send(ctx, dev, task, t); sent = task.bytes; break;
+    case TaskKind::kSend: run_send(ctx, dev, task); sent = task.bytes; break;
     case TaskKind::kRecv: run_recv(ctx, dev, task); break;
     case TaskKind::kCompute: break;
   }

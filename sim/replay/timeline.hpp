@@ -58,8 +58,7 @@ struct Timeline {
   std::vector<DeviceTimeline> devices;   // the devices that were replayed (folded runs: a subset)
   int devices_total = 0;                 // devices in the run
   bool folded = false;                   // replicas folded (see ReplayOptions)
-  bool fold_exact = true;                // false when the fold monitor saw what folding cannot reproduce
-  std::string fold_note;                 // why folding was declined, or what made it inexact
+  std::string fold_note;                 // why folding was declined (sim/replay/fold_plan.hpp), or ""
   std::vector<TraceEvent> trace;         // only for the traced devices
   std::vector<LinkStat> links;           // only when asked for
   uint64_t tasks_executed = 0;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 
 #include "tests/platform/platform_fixture.hpp"
 
@@ -9,8 +10,9 @@ using namespace trainsim::testing;
 
 namespace {
 
-// Single-tier fat tree, one device per NIC, 50 GB/s NICs, 2 us, radix-4 switches:
-// non-blocking (o = 1) leaves have 4 * 1/2 = 2 NIC ports and a 2 * 50 = 100 GB/s uplink.
+// Single-tier fat tree, one device per NIC, 50 GB/s NICs, 2 us, radix-4 switches: at o = 1
+// and o = 1.5 leaves have floor(4 o / (1 + o)) = 2 NIC ports; at o = 1.5 a 2 * 50 / 1.5 GB/s
+// uplink joins each leaf to the spine, at o = 1 none (it could never bind: switched_tree.hpp).
 /*
                  [ spine ]
                 /         \
@@ -30,7 +32,7 @@ PlatformSpec small_fat_tree(double oversubscription) {
 }  // namespace
 
 TEST_CASE("a fat-tree transfer turns at the lowest shared switch, always at the tier latency", "[platform]") {
-  const std::string text = in_simulation(small_fat_tree(1.0), 4, [](const BuiltPlatform& p) {
+  const std::string text = in_simulation(small_fat_tree(1.5), 4, [](const BuiltPlatform& p) {
     return describe_route(p.hosts[0], p.hosts[1]) + "\n" + describe_route(p.hosts[0], p.hosts[2]);
   });
   // Same leaf: 2 NIC links (1 us each). Across leaves: NIC, leaf0 uplink up, leaf1 uplink
@@ -40,9 +42,20 @@ TEST_CASE("a fat-tree transfer turns at the lowest shared switch, always at the 
         "ib_nic0_UP ib_leaf0_up_UP ib_leaf1_up_DOWN ib_nic2_DOWN | 2e-06");
 }
 
+TEST_CASE("a non-blocking fat tree has no uplinks: a cross-leaf transfer crosses only the two NICs", "[platform]") {
+  // o = 1: a leaf uplink would carry at least the 2 x 50 GB/s of its NICs, more than their flows
+  // can send, so none is built and dev0 -> dev2 crosses nic0 up and nic2 down only (2 us).
+  const std::string text = in_simulation(small_fat_tree(1.0), 4, [](const BuiltPlatform& p) {
+    std::string uplinks;
+    for (const PlatformLink& l : p.links)
+      if (std::string(l.role).find("uplink") != std::string::npos) uplinks += l.link->get_name();
+    return describe_route(p.hosts[0], p.hosts[2]) + "|" + uplinks;
+  });
+  CHECK(text == "ib_nic0_UP ib_nic2_DOWN | 2e-06|");
+}
+
 TEST_CASE("two concurrent flows sharing a NIC each get half its bandwidth", "[platform]") {
-  // dev0 -> dev1 and dev0 -> dev2 both leave through nic0_UP (50 GB/s); the leaf0 uplink
-  // (100 GB/s) carries only the second. Each gets 25 GB/s:
+  // dev0 -> dev1 and dev0 -> dev2 both leave through nic0_UP (50 GB/s). Each gets 25 GB/s:
   //   T = 2e-6 + 1e8 / 2.5e10 = 2e-6 + 4e-3 s.
   const std::string text = in_simulation(small_fat_tree(1.0), 4, [](const BuiltPlatform& p) {
     return run_flows({{p.hosts[0], p.hosts[1], 1e8}, {p.hosts[0], p.hosts[2], 1e8}});

@@ -39,9 +39,9 @@ TEST_CASE("tiers that do not nest, or do not join all devices, are config errors
 
 TEST_CASE("every link is listed once per direction with its tier", "[platform]") {
   // 16 devices = 2 nodes of 8: 16 NVLink ports + 16 NICs. Rail-optimized gives each of the 8
-  // rails its own leaf (holding the two nodes' rail-k NICs), so 8 leaf uplinks join them at
-  // the spine. Two directions each, plus the loopback:
-  //   nvlink 2*16 = 32; ib 2*(16 + 8) = 48; total 32 + 48 + 1 = 81.
+  // rails its own leaf (holding the two nodes' rail-k NICs); the tree is non-blocking, so no
+  // uplink joins the leaves (switched_tree.hpp). Two directions each, plus the loopback:
+  //   nvlink 2*16 = 32; ib 2*16 = 32; total 32 + 32 + 1 = 65.
   const std::string text = in_simulation(dgx_like(), 16, [](const BuiltPlatform& p) {
     int nvlink = 0, ib = 0, loopback = 0, mislabelled = 0;
     for (const PlatformLink& l : p.links) {
@@ -55,7 +55,7 @@ TEST_CASE("every link is listed once per direction with its tier", "[platform]")
     return std::to_string(p.links.size()) + " " + std::to_string(nvlink) + " " + std::to_string(ib) + " " +
            std::to_string(loopback) + " " + std::to_string(mislabelled) + " " + std::to_string(p.node_size);
   });
-  CHECK(text == "81 32 48 1 0 8");
+  CHECK(text == "65 32 32 1 0 8");
 }
 
 TEST_CASE("the topology list names every topology the YAML accepts", "[platform]") {

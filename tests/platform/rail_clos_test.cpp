@@ -9,7 +9,8 @@ using namespace trainsim::testing;
 
 TEST_CASE("rail-optimized: same-rail traffic stays on its leaf, cross-rail goes through the spine", "[platform]") {
   // 2 nodes x 2 devices; NVSwitch inside a node (1 us), rail-optimized IB between (2 us),
-  // radix 4 -> 2 NIC ports per leaf, so each rail's two NICs fill one leaf:
+  // radix 4 -> 2 NIC ports per leaf, so each rail's two NICs fill one leaf; oversubscribed 1.5:1
+  // so that leaf uplinks exist (a non-blocking tree has none):
   /*
                     [ spine ]
                    /         \
@@ -21,6 +22,7 @@ TEST_CASE("rail-optimized: same-rail traffic stays on its leaf, cross-rail goes 
   */
   TierSpec ib = make_tier("ib", Topology::kRailOptimized, 0, 50e9, 2e-6);
   ib.switch_radix = 4;
+  ib.oversubscription = 1.5;
   const PlatformSpec spec = make_platform({make_tier("nvlink", Topology::kNvswitch, 2, 450e9, 1e-6), ib});
   const std::string text = in_simulation(spec, 4, [](const BuiltPlatform& p) {
     return describe_route(p.hosts[0], p.hosts[1]) + "\n" + describe_route(p.hosts[0], p.hosts[2]) + "\n" +

@@ -1,0 +1,124 @@
+#include "sim/replay/fold_plan.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string_view>
+#include <tuple>
+
+#include "sim/platform/build.hpp"
+#include "sim/platform/tier_layout.hpp"
+#include "sim/replay/collective_choice.hpp"
+#include "sim/replay/engine.hpp"
+
+namespace trainsim {
+
+int replicas_kept(const StrategySpec& strategy) {
+  return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, strategy.cp) : 1;
+}
+
+bool is_replayed(const Coord& c, const StrategySpec& strategy, const ReplayOptions& options) {
+  if (options.fold_data_parallel && c[Dim::kDp] >= replicas_kept(strategy)) return false;
+  return !(options.fold_tensor_parallel && c[Dim::kTp] != 0);
+}
+
+std::vector<int> fold_owners(const Mesh& mesh, const StrategySpec& strategy, const ReplayOptions& options) {
+  const int kept = replicas_kept(strategy);
+  std::vector<int> owner(static_cast<size_t>(mesh.size()));
+  for (int r = 0; r < mesh.size(); ++r) {
+    Coord c = mesh.coord(r);
+    if (options.fold_data_parallel) c.at[static_cast<int>(Dim::kDp)] %= kept;
+    if (options.fold_tensor_parallel) c.at[static_cast<int>(Dim::kTp)] = 0;
+    owner[static_cast<size_t>(r)] = mesh.rank(c);
+  }
+  return owner;
+}
+
+namespace {
+
+std::string platform_obstacle(const RunSpec& run, const std::vector<int>& owner) {
+  for (size_t t = 0; t < run.platform.tiers.size(); ++t) {
+    const TierSpec& tier = run.platform.tiers[t];
+    if (tier.oversubscription > 1)
+      return "tier '" + tier.name + "' is oversubscribed (" + std::to_string(tier.oversubscription) +
+             ":1), so its uplinks carry the folded replicas' traffic too";
+    if (tier.devices_per_nic <= 1) continue;
+    for (int first = 0; first < run.devices; first += tier.devices_per_nic)
+      for (int r = first + 1; r < std::min(first + tier.devices_per_nic, run.devices); ++r)
+        if ((owner[static_cast<size_t>(r)] == r) != (owner[static_cast<size_t>(first)] == first))
+          return "tier '" + tier.name + "' shares a NIC between devices " + std::to_string(first) + " and " +
+                 std::to_string(r) + ", of which one is folded away (its traffic would be missing)";
+  }
+  return "";
+}
+
+// Why a collective on `group` (ranks in member order) does not mirror exactly ("" if it does).
+std::string group_obstacle(const std::vector<int>& owner, const std::vector<int>& tier_sizes, int tier,
+                           const std::vector<int>& group) {
+  size_t replayed = 0;
+  while (replayed < group.size() && owner[static_cast<size_t>(group[replayed])] == group[replayed]) ++replayed;
+  if (replayed == group.size()) return "";
+  if (group.size() % replayed != 0) return "its replayed members do not divide it evenly";
+  for (size_t m = 0; m < group.size(); ++m)
+    if (owner[static_cast<size_t>(group[m])] != group[m % replayed])
+      return "its folded members do not mirror its replayed ones in member order";
+  if (tier > 0) {
+    std::set<int> domains;  // each member alone in its domain of the tier below
+    for (int r : group) domains.insert(r / tier_sizes[static_cast<size_t>(tier - 1)]);
+    if (domains.size() != group.size()) return "its members are spread unevenly over the tiers";
+  }
+  return "";
+}
+
+// The first collective of the run whose group has folded members and does not mirror exactly.
+std::string collective_obstacle(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                const std::vector<int>& owner) {
+  const std::vector<int> sizes = tier_domain_sizes(run.platform, run.devices);
+  std::set<std::tuple<int, int, std::string_view>> seen;  // (rank, dim, algorithm) already checked
+  for (int rank = 0; rank < mesh.size(); ++rank) {
+    if (owner[static_cast<size_t>(rank)] != rank) continue;
+    const StageGraph& stage = graph.stages[static_cast<size_t>(mesh.coord(rank)[Dim::kPp])];
+    std::vector<std::vector<int>> groups(kDims);
+    for (TaskId t = 0; t < stage.size(); ++t) {
+      const Task& task = stage.task(t);
+      if (task.kind != TaskKind::kCollective) continue;
+      auto& group = groups[static_cast<size_t>(task.group)];
+      if (group.empty()) group = mesh.group(rank, task.group);
+      if (group.size() < 2) continue;
+      const GroupCollective choice = group_collective(run, sizes.front(), task, group);
+      const std::string_view name = choice.algorithm->name;
+      if (!seen.insert({rank, static_cast<int>(task.group), name}).second) continue;
+      const bool folded =
+          std::any_of(group.begin(), group.end(), [&](int r) { return owner[static_cast<size_t>(r)] != r; });
+      if (!folded) continue;
+      std::string why = group_obstacle(owner, sizes, choice.tier, group);
+      if (why.empty() && name != "ring" && name != "direct" && name != "nvls")
+        why = "its " + std::string(name) + " algorithm treats members differently by their index";
+      if (why.empty()) continue;
+      return "the " + std::string(to_string(task.group)) + " group of device " + std::to_string(rank) + " (" +
+             std::string(name) + ") has folded members and " + why;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string fold_obstacle(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  const std::vector<int> owner = fold_owners(mesh, run.strategy, options);
+  std::string why = platform_obstacle(run, owner);
+  return why.empty() ? collective_obstacle(run, graph, mesh, owner) : why;
+}
+
+Timeline replay_exact(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  if (!options.fold_data_parallel && !options.fold_tensor_parallel) return replay(run, graph, mesh, options);
+  const std::string why = fold_obstacle(run, graph, mesh, options);
+  if (why.empty()) return replay(run, graph, mesh, options);
+  ReplayOptions unfolded = options;
+  unfolded.fold_data_parallel = unfolded.fold_tensor_parallel = false;
+  Timeline t = replay(run, graph, mesh, unfolded);
+  t.fold_note = "folding declined (" + why + "): replayed unfolded";
+  return t;
+}
+
+}  // namespace trainsim
