@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -60,6 +62,7 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
     }
   }
   o.link_stats = a.has("links");
+  o.progress = a.has("progress") || isatty(STDERR_FILENO) != 0;
   return o;
 }
 
@@ -104,6 +107,7 @@ Command simulate_command() {
       {"fold", "MODE", "auto (default: dp and tp above 1024 devices), on (dp and tp), dp, tp, off: replay one replica; "
                        "declined, with the reason, where folding would not be exact"},
       {"allow-oom", "", "simulate even when the strategy does not fit in memory"},
+      {"progress", "", "report progress on stderr at most once a second (default: only when stderr is a terminal)"},
       set_option()};
   spec.details =
       "The run is checked first (as `trainsim check`); a strategy that does not fit in memory stops with the\n"

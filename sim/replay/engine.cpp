@@ -1,5 +1,6 @@
 #include "sim/replay/engine.hpp"
 
+#include <malloc.h>
 #include <simgrid/plugins/load.h>
 #include <xbt/log.h>
 
@@ -94,6 +95,14 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
   engine.set_config("contexts/stack-size:256");
+  // One actor per device stream: 16,384 devices run about 80,000 actors. SimGrid 3.32 gives each
+  // actor's stack a guard page (mprotect splits its mapping in two), and glibc serves any block
+  // above its mmap threshold (128 KiB) as a mapping of its own, so the stacks alone would pass
+  // Linux's default vm.max_map_count (65,530) and SimGrid aborts. Without the guard page and with
+  // the threshold above the 256 KiB stack, stacks come from the heap: no mapping per actor, and
+  // pages a stack never touches are never resident.
+  engine.set_config("contexts/guard-size:0");
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   configure_network(engine);
   if (options.link_stats) sg_link_load_plugin_init();
 
@@ -114,9 +123,12 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
       ctx.folding = true;
   }
   if (options.link_stats) track_links(ctx.platform);
+  uint64_t total_tasks = 0;
   for (auto& dev : ctx.devices)
-    if (dev) start_actors(ctx, *dev);
+    if (dev) start_actors(ctx, *dev), total_tasks += dev->stage->graph->size();
+  ctx.progress.start(options.progress, total_tasks);
   engine.run();
+  ctx.progress.finish(ctx.tasks_executed, sg4::Engine::get_clock());
   Timeline out = collect(ctx);
   if (options.link_stats) out.links = read_link_stats(ctx.platform, out.iteration_time);
   return out;

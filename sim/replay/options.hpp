@@ -22,6 +22,7 @@ struct ReplayOptions {
   bool fold_tensor_parallel = false;
   std::set<int> trace_devices;   // ranks whose tasks are recorded as trace events
   bool link_stats = false;       // collect per-link bytes and utilization
+  bool progress = false;         // report progress on stderr at most once a second (progress.hpp)
 };
 
 }  // namespace trainsim

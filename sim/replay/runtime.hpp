@@ -15,6 +15,7 @@
 #include "sim/replay/compiled_stage.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
+#include "sim/replay/progress.hpp"
 #include "sim/replay/timeline.hpp"
 #include "sim/strategy/mesh.hpp"
 
@@ -51,6 +52,13 @@ struct ReplayContext {
   std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)
   std::vector<TraceEvent> trace;
   uint64_t tasks_executed = 0;
+  ProgressMeter progress;
+
+  // Counts `n` more finished tasks (and reports progress when asked to).
+  void count_tasks(uint64_t n) {
+    tasks_executed += n;
+    progress.update(tasks_executed, simgrid::s4u::Engine::get_clock());
+  }
 
   DeviceRuntime* device(int rank) const { return devices[static_cast<size_t>(rank)].get(); }
   const std::vector<int>& group(DeviceRuntime& dev, Dim dim) const;

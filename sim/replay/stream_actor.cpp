@@ -85,7 +85,7 @@ size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector
   dev.stats.time[static_cast<int>(busy_category(role))] += end - start;
   if (traced) record(ctx, dev, g.task(order[i]), Stream::kCompute, start, end);
   for (size_t k = i; k < j; ++k) finish(dev, order[k]);
-  ctx.tasks_executed += j - i;
+  ctx.count_tasks(j - i);
   return j;
 }
 
@@ -102,7 +102,7 @@ void run_comm(ReplayContext& ctx, DeviceRuntime& dev, TaskId t, Stream stream) {
   dev.stats.bytes_sent[static_cast<int>(stream)] += sent;
   record(ctx, dev, task, stream, start, sg4::Engine::get_clock());
   finish(dev, t);
-  ++ctx.tasks_executed;
+  ctx.count_tasks(1);
 }
 
 }  // namespace

@@ -56,6 +56,21 @@ TEST_CASE("a what-if override changes the result in the expected direction", "[c
   CHECK(time_of(slurp("/tmp/trainsim_wi2.json")) > 1.3 * time_of(slurp("/tmp/trainsim_wi1.json")));
 }
 
+TEST_CASE("simulate reports progress on stderr only when asked, ending with every task done", "[cli]") {
+  // stderr is a file here, not a terminal: silent by default. With --progress the last line
+  // counts the tasks the replay ran (tasks finished) against the tasks its graphs hold (graph
+  // sizes), and both must equal the task count of the summary.
+  const CommandResult quiet = run_trainsim("simulate " + kDefault);
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.err.empty());
+  const CommandResult loud = run_trainsim("simulate " + kDefault + " --fold off --progress");
+  REQUIRE(loud.exit_code == 0);
+  const size_t at = loud.out.find(" tasks, ");
+  REQUIRE(at != std::string::npos);
+  const std::string tasks = loud.out.substr(loud.out.rfind(' ', at - 1) + 1, at - loud.out.rfind(' ', at - 1) - 1);
+  CHECK_THAT(loud.err, Catch::Contains(tasks + " of " + tasks + " tasks (100.0%)"));
+}
+
 #if !defined(__SANITIZE_ADDRESS__)
 TEST_CASE("simulate runs every example run in workloads/", "[cli][slow]") {
   for (const auto& entry : fs::directory_iterator(kRoot / "workloads")) {
