@@ -44,12 +44,17 @@ int member_index(const std::vector<int>& group, int rank) {
 // and receives from P host to host on the real pair links.
 class FlowBatch {
  public:
-  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream) : ctx_(ctx), dev_(dev), stream_(stream) {}
+  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier)
+      : ctx_(ctx), dev_(dev), stream_(stream), tier_(tier) {}
 
-  // peer_rank < 0 stands for the switch of an in-network reduction (`switch_host`).
-  void add(int peer_rank, Bytes bytes, bool outgoing, sg4::Host* switch_host) {
+  // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
+  // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is waited on.
+  void add(int peer_rank, Bytes bytes, bool outgoing) {
     const auto size = static_cast<uint64_t>(bytes);
-    if (peer_rank < 0) return host_to_host(switch_host, size, outgoing);
+    if (peer_rank < 0) {
+      (outgoing ? switch_up_ : switch_down_) += size;
+      return;
+    }
     DeviceRuntime* peer = ctx_.device(peer_rank);
     if (peer != nullptr) return outgoing ? put(*peer, size) : get();
     sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
@@ -65,6 +70,8 @@ class FlowBatch {
   }
 
   void wait() {
+    if (switch_up_ > 0 || switch_down_ > 0) switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, comms_);
+    switch_up_ = switch_down_ = 0;
     if (!comms_.empty()) sg4::Comm::wait_all(comms_);
     comms_.clear();
   }
@@ -86,6 +93,8 @@ class FlowBatch {
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
   Stream stream_;
+  int tier_;
+  uint64_t switch_up_ = 0, switch_down_ = 0;  // bytes to and from the switch in this batch
   std::vector<sg4::CommPtr> comms_;
 };
 
@@ -106,16 +115,15 @@ Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, 
   const MemberSchedule& mine =
       ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
   const Stream stream = stream_of(task.group);
-  sg4::Host* sw = ctx.platform.switch_host(tier, dev.rank);
-  FlowBatch batch(ctx, dev, stream);
+  FlowBatch batch(ctx, dev, stream, tier);
   Bytes sent = 0;
   if (ctx.options.collectives == CollectiveMode::kStep) {
     for (size_t s = 0; s < mine.step_sends.size(); ++s) {
       for (const auto& pb : mine.step_sends[s]) {
-        batch.add(rank_of(group, pb.peer), pb.bytes, true, sw);
+        batch.add(rank_of(group, pb.peer), pb.bytes, true);
         sent += pb.bytes;
       }
-      for (const auto& pb : mine.step_recvs[s]) batch.add(rank_of(group, pb.peer), pb.bytes, false, sw);
+      for (const auto& pb : mine.step_recvs[s]) batch.add(rank_of(group, pb.peer), pb.bytes, false);
       batch.wait();
     }
     return sent;
@@ -123,14 +131,14 @@ Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, 
   Seconds latency = 0;
   for (const auto& pb : mine.bulk_sends) {
     const int peer = rank_of(group, pb.peer);
-    batch.add(peer, pb.bytes, true, sw);
+    batch.add(peer, pb.bytes, true);
     // The switch of an in-network reduction belongs to the group's tier.
     const Seconds hop = peer >= 0 ? ctx.latency_between(dev.rank, peer)
                                   : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
     latency = std::max(latency, hop);
     sent += pb.bytes;
   }
-  for (const auto& pb : mine.bulk_recvs) batch.add(rank_of(group, pb.peer), pb.bytes, false, sw);
+  for (const auto& pb : mine.bulk_recvs) batch.add(rank_of(group, pb.peer), pb.bytes, false);
   batch.wait();
   // One flow paid one latency; the other steps' latencies are added analytically.
   const size_t steps = mine.step_sends.size();

@@ -26,6 +26,15 @@ Seconds ReplayContext::latency_between(int a, int b) const {
   return run->platform.tiers[static_cast<size_t>(tier)].latency;
 }
 
+SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier) {
+  auto& proxy = dev.switch_proxies[{static_cast<int>(stream), tier}];
+  if (!proxy)
+    proxy = std::make_unique<SwitchProxy>(ctx.platform.switch_host(tier, dev.rank), "r" + std::to_string(dev.rank) + "." +
+                                                                                         to_string(stream) + ".t" +
+                                                                                         std::to_string(tier) + ".switch");
+  return *proxy;
+}
+
 namespace {
 
 std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {

@@ -16,6 +16,7 @@
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
 #include "sim/replay/progress.hpp"
+#include "sim/replay/switch_proxy.hpp"
 #include "sim/replay/timeline.hpp"
 #include "sim/strategy/mesh.hpp"
 
@@ -34,6 +35,7 @@ struct DeviceRuntime {
   int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
   int running_streams = 0;
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
+  std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   DeviceTimeline stats;
 };
 
@@ -65,6 +67,9 @@ struct ReplayContext {
   // Latency of one transfer between two ranks: the latency of the innermost tier joining them.
   Seconds latency_between(int a, int b) const;
 };
+
+// The proxy at the switch end of `dev`'s in-network reductions on `stream` over `tier`.
+SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier);
 
 // Runs the tasks of one stream of one device, in order (the body of a SimGrid actor).
 void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream);
