@@ -16,7 +16,7 @@ CompiledStage compile_stage(const StageGraph& graph) {
       // Same-stream order is already guaranteed by the stream; only cross-stream edges wait.
       if (dag[from].stream == dag[t].stream) continue;
       out.preds.push_back(from);
-      out.cross_stream_successor[from] = 1;
+      out.cross_stream_successor[from] |= static_cast<uint8_t>(1u << static_cast<int>(dag[t].stream));
     }
   }
   out.pred_begin[n] = static_cast<uint32_t>(out.preds.size());

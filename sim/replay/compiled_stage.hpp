@@ -1,6 +1,6 @@
 // A StageGraph flattened for the replay's hot loop: predecessors in one contiguous array
-// (CSR), and for each task whether a task on ANOTHER stream depends on it (only then must its
-// completion wake other streams, and only then must it end a fused run of compute kernels).
+// (CSR), and for each task which OTHER streams hold tasks that depend on it (only those streams
+// are woken when it finishes, and only such a task ends a fused run of compute kernels).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -13,7 +13,7 @@ struct CompiledStage {
   const StageGraph* graph = nullptr;
   std::vector<uint32_t> pred_begin;   // preds of task t: preds[pred_begin[t] .. pred_begin[t+1])
   std::vector<TaskId> preds;
-  std::vector<uint8_t> cross_stream_successor;  // 1 if some task on another stream depends on t
+  std::vector<uint8_t> cross_stream_successor;  // bit s set if a task on stream s (not t's) depends on t
 };
 
 [[nodiscard]] CompiledStage compile_stage(const StageGraph& graph);

@@ -28,7 +28,9 @@ struct DeviceRuntime {
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
   simgrid::s4u::MutexPtr mutex;
-  simgrid::s4u::ConditionVariablePtr changed;       // notified when a task others wait on finishes
+  // changed[s]: notified when a task that stream s waits on finishes (one per stream, so that a
+  // finished task wakes only the streams that depend on it).
+  std::array<simgrid::s4u::ConditionVariablePtr, kStreams> changed;
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage

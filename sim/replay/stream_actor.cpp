@@ -47,14 +47,17 @@ void wait_for(DeviceRuntime& dev, TaskId t, Stream stream) {
   if (preds_done(dev, t, &blocking)) return;
   const double start = sg4::Engine::get_clock();
   std::unique_lock<sg4::Mutex> lock(*dev.mutex);
-  while (!preds_done(dev, t, &blocking)) dev.changed->wait(lock);
+  while (!preds_done(dev, t, &blocking)) dev.changed[static_cast<int>(stream)]->wait(lock);
   if (stream == Stream::kCompute)
     dev.stats.time[static_cast<int>(wait_category(blocking))] += sg4::Engine::get_clock() - start;
 }
 
 void finish(DeviceRuntime& dev, TaskId t) {
   dev.done[t] = 1;
-  if (dev.stage->cross_stream_successor[t]) dev.changed->notify_all();
+  const uint8_t wake = dev.stage->cross_stream_successor[t];
+  if (wake == 0) return;
+  for (int s = 0; s < kStreams; ++s)
+    if (wake & (1u << s)) dev.changed[s]->notify_all();
 }
 
 void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stream stream, double start,
