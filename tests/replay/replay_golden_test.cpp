@@ -181,3 +181,22 @@ TEST_CASE("on a full mesh the default all-gather uses every pair link at once", 
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllGather, Dim::kTp, 800e6));
   CHECK(replay_time(run, g) == Approx(2e-3 + 3 * kAlpha).epsilon(1e-9));
 }
+
+TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once down, in both modes", "[replay]") {
+  // 8 devices on one NVSwitch with in-network reduction, tp = 8, S = 1.2 GB. The plan pipelines
+  // S in 8 chunks of 1.5e8 over 9 steps (chunk s up in step s, chunk s-1 down); up and down use
+  // separate port directions, and every transfer to or from the switch takes alpha end to end.
+  //   step mode: 9 x (alpha + 1.5e8 / beta) = 9 x (2e-6 + 1.5e-3) = 1.3518e-2 s;
+  //   bulk mode: one S up and one S down at once, alpha + S / beta = 2e-6 + 1.2e-2, plus the
+  //              other 8 steps' latency 8 alpha: 1.2018e-2 s.
+  const double S = 1.2e9;
+  RunSpec run = island_run(8, kBeta, kAlpha);
+  run.platform.tiers[0].in_network_reduction = true;
+  run.strategy.tp = 8;
+  RunGraph g;
+  g.stages.emplace_back(0);
+  Task t = collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S);
+  g.stages[0].add(t);
+  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(9 * (kAlpha + S / 8 / kBeta)).epsilon(1e-9));
+  CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kAlpha + S / kBeta + 8 * kAlpha).epsilon(1e-9));
+}
