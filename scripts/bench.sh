@@ -1,38 +1,55 @@
 #!/usr/bin/env bash
-# Scale benchmarks (issue 4): wall time and peak RSS of graph building and replay at scale.
-# Prints one table; each row says which replay mode it used. Usage: scripts/bench.sh [--quick]
+# Scale benchmarks (issue 12): wall time, CPU time and peak RSS of the replay, unfolded unless a row
+# says "folded", on this machine. Prints one table, then the growth exponent of the unfolded replay
+# (least-squares slope of log CPU seconds against log devices) for a fixed strategy.
+# Usage: scripts/bench.sh [--quick | --full]
+#   --quick  scaling up to 512 devices only, no 1,536-A100 or 16,384-H100 rows
+#   (default) scaling up to 2,048 devices, the 1,536-A100 row, the 16,384-H100 row folded
+#   --full   also scaling to 4,096-16,384 devices and the 16,384-H100 row unfolded (hours)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/trainsim ] || scripts/setup.sh >/dev/null
 bin=build/trainsim
-quick=${1:-}
+mode=${1:-}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
-measure() {  # label, then the command; prints wall seconds and peak RSS
+# label, then the command; prints wall and CPU seconds, peak RSS and the simulated iteration time.
+measure() {
   local label=$1; shift
-  local out
-  out=$( { /usr/bin/time -f "%e %M" "$@" >/tmp/trainsim_bench.out 2>/tmp/trainsim_bench.err; } 2>&1 | tail -1 ) || {
-    echo "FAILED: $label"; cat /tmp/trainsim_bench.err; return 1; }
-  read -r wall rss <<<"$(tail -1 /tmp/trainsim_bench.err)"
+  if ! /usr/bin/time -f "%e %U %M" -o "$out/time" "$@" >"$out/stdout" 2>"$out/stderr"; then
+    echo "FAILED: $label"; tail -5 "$out/stderr"; return 1
+  fi
+  read -r wall cpu rss <"$out/time"
   local iter
-  iter=$(grep -m1 '^iteration time' /tmp/trainsim_bench.out | awk '{print $3}' || true)
-  printf "%-58s %9.2f s %9.0f MB   %s\n" "$label" "$wall" "$((rss / 1024))" "${iter:+iteration ${iter} s}"
+  iter=$(grep -m1 '^iteration time' "$out/stdout" | awk '{print $3}')
+  printf "%-62s %8.2f s %8.2f s %7d MB   %s s\n" "$label" "$wall" "$cpu" "$((rss / 1024))" "$iter"
+  echo "$cpu" >"$out/last_cpu"
 }
 
-echo "benchmark                                                  wall       peak RSS   simulated"
-measure "graph templates, llama3-405b 16384 H100 (t8 p16 d128)" $bin graph workloads/llama3-405b-16k.yaml --all-stages
-measure "simulate megatron-145b 1536 A100 (t8 p8 d24), folded" $bin simulate workloads/megatron-145b-1536.yaml --fold on
-[ "$quick" = "--quick" ] || \
-measure "simulate megatron-145b 1536 A100, full replay" $bin simulate workloads/megatron-145b-1536.yaml --fold off
-measure "simulate llama3-405b 16384 H100, folded" $bin simulate workloads/llama3-405b-16k.yaml --fold on
-
+echo "benchmark                                                          wall       CPU   peak RSS   iteration"
 echo
-echo "scaling with device count: llama3-405b on H100, t8 p8, dp = devices/64, 16 sequences per replica"
+echo "Llama 3 70B on H100, tp 8, pp 8, dp = devices/64, 16 sequences of 8192 per replica, unfolded:"
+max=2048
+[ "$mode" = "--quick" ] && max=512
+[ "$mode" = "--full" ] && max=16384
+: >"$out/scaling"
 for devices in 64 128 256 512 1024 2048 4096 8192 16384; do
+  [ "$devices" -le "$max" ] || break
   dp=$((devices / 64))
-  args=(simulate workloads/llama3-405b-16k.yaml --allow-oom --set devices=$devices --set strategy.pp=8
-        --set strategy.dp=$dp --set global_batch=$((16 * dp)))
-  [ "$dp" -gt 1 ] && measure "  $devices devices, folded" $bin "${args[@]}" --fold on
-  if [ "$quick" != "--quick" ] && [ "$devices" -le 1024 ]; then
-    measure "  $devices devices, full replay" $bin "${args[@]}" --fold off
-  fi
+  measure "  $devices devices" $bin simulate workloads/llama3-70b-h100.yaml --allow-oom --fold off \
+    --set devices=$devices --set strategy.pp=8 --set strategy.dp=$dp --set global_batch=$((16 * dp))
+  echo "$devices $(cat "$out/last_cpu")" >>"$out/scaling"
 done
+awk '{x = log($1); y = log($2); n++; sx += x; sy += y; sxx += x * x; sxy += x * y}
+     END {printf "  growth exponent (CPU seconds ~ devices^k, %d points): k = %.2f\n", n,
+          (n * sxy - sx * sy) / (n * sxx - sx * sx)}' "$out/scaling"
+echo
+[ "$mode" = "--quick" ] && exit 0
+measure "Megatron 145.6B, 1,536 A100 (t8 p8 d24 interleaved), unfolded" \
+  $bin simulate workloads/megatron-145b-1536.yaml --fold off
+measure "Megatron 145.6B, 1,536 A100, folded" $bin simulate workloads/megatron-145b-1536.yaml --fold on
+measure "Llama 3 405B, 16,384 H100 (t8 p16 d128), folded" $bin simulate workloads/llama3-405b-16k.yaml --fold on
+if [ "$mode" = "--full" ]; then
+  measure "Llama 3 405B, 16,384 H100, unfolded" $bin simulate workloads/llama3-405b-16k.yaml --fold off
+fi

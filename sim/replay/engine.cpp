@@ -4,9 +4,11 @@
 #include <simgrid/plugins/load.h>
 #include <xbt/log.h>
 
+#include <cstdio>
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/core/machine.hpp"
 #include "sim/replay/fold_plan.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
@@ -36,6 +38,26 @@ SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream,
 }
 
 namespace {
+
+// Resident memory of a replay per replayed device (its stream actors, their stacks' touched
+// pages, its task state), bytes: an upper bound of what scripts/bench.sh measured on unfolded
+// runs: 0.73 MB per device at 2,048 H100 (Llama 3 70B, 1.50 GB peak) and 0.71 MB at 16,384
+// (Llama 3 405B, 11.7 GB resident while the replay was starting).
+constexpr double kBytesPerReplayedDevice = 1024.0 * 1024;
+
+// Refuses, before anything is built, a replay the machine cannot hold (exit 2, not the kernel's
+// out-of-memory kill part-way through).
+void check_machine_memory(int replayed_devices) {
+  const double need = replayed_devices * kBytesPerReplayedDevice;
+  const auto available = static_cast<double>(available_memory_bytes());
+  if (available <= 0 || need <= available) return;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "replaying %d devices needs about %.1f GB of memory (about 1 MB per replayed device); this machine "
+                "has %.1f GB available: fold the replay (--fold on) or run on a machine with more memory",
+                replayed_devices, need / 1e9, available / 1e9);
+  throw UserError(text);
+}
 
 std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   auto dev = std::make_unique<DeviceRuntime>();
@@ -98,6 +120,9 @@ Timeline collect(const ReplayContext& ctx) {
 }  // namespace
 
 Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  int replayed = 0;
+  for (int rank = 0; rank < run.devices; ++rank) replayed += is_replayed(mesh.coord(rank), run.strategy, options) ? 1 : 0;
+  check_machine_memory(replayed);
   xbt_log_control_set("root.thres:warning");
   int argc = 1;
   char name[] = "trainsim";
