@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <tuple>
 
@@ -39,9 +40,12 @@ namespace {
 std::string platform_obstacle(const RunSpec& run, const std::vector<int>& owner) {
   for (size_t t = 0; t < run.platform.tiers.size(); ++t) {
     const TierSpec& tier = run.platform.tiers[t];
-    if (tier.oversubscription > 1)
-      return "tier '" + tier.name + "' is oversubscribed (" + std::to_string(tier.oversubscription) +
+    if (tier.oversubscription > 1) {
+      std::ostringstream ratio;  // shortest form: 2, 1.5
+      ratio << tier.oversubscription;
+      return "tier '" + tier.name + "' is oversubscribed (" + ratio.str() +
              ":1), so its uplinks carry the folded replicas' traffic too";
+    }
     if (tier.devices_per_nic <= 1) continue;
     for (int first = 0; first < run.devices; first += tier.devices_per_nic)
       for (int r = first + 1; r < std::min(first + tier.devices_per_nic, run.devices); ++r)
