@@ -1,6 +1,7 @@
 // workloads/*.yaml -> RunSpec, with the model and platform it names and any --set overrides.
 #include <algorithm>
 
+#include "sim/collective/plan.hpp"
 #include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/run_rules.hpp"
@@ -65,13 +66,41 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   read_overlap(*r, &st->overlap);
 }
 
-// Algorithm names are not checked here: the collective registry validates them.
-void read_collectives(MapReader& run, std::map<std::string, std::string>* out) {
+// The collectives the run's strategy makes each dimension's group run (as sim/graph emits them).
+std::vector<CollectiveKind> kinds_run_by(const std::string& dim, const StrategySpec& st) {
+  using K = CollectiveKind;
+  if (dim == "tp") return st.sequence_parallel ? std::vector<K>{K::kReduceScatter, K::kAllGather} : std::vector<K>{K::kAllReduce};
+  if (dim == "dp") return st.zero_stage == 0 ? std::vector<K>{K::kAllReduce} : std::vector<K>{K::kReduceScatter, K::kAllGather};
+  if (dim == "cp") return {K::kAllGather, K::kReduceScatter};
+  if (dim == "ep") return {K::kAllToAll};
+  return {};
+}
+
+// An algorithm name must be registered and run every collective the dimension's group uses, so
+// that a bad name stops at load time (the replay would otherwise meet it inside an actor).
+void check_collective(const MapReader& r, const std::string& dim, const std::string& name, const StrategySpec& st) {
+  const std::vector<CollectiveKind> kinds = kinds_run_by(dim, st);
+  auto runs_all = [&](const CollectiveAlgorithm& a) {
+    return std::all_of(kinds.begin(), kinds.end(), [&](CollectiveKind k) { return supports(a, k); });
+  };
+  std::string valid;
+  const CollectiveAlgorithm* found = nullptr;
+  for (const CollectiveAlgorithm& a : collective_algorithms()) {
+    if (runs_all(a)) valid += (valid.empty() ? "" : ", ") + a.name;
+    if (a.name == name) found = &a;
+  }
+  if (found == nullptr) r.fail(dim, "unknown collective algorithm", name, valid);
+  if (!runs_all(*found)) r.fail(dim, "cannot run every collective this strategy gives the " + dim + " group", name, valid);
+}
+
+void read_collectives(MapReader& run, const StrategySpec& st, std::map<std::string, std::string>* out) {
   auto r = run.map("collectives", Need::kOptional, kDimNames);
   if (!r) return;
   for (const auto& dim : kDimNames) {
     std::string algorithm;
-    if (r->read_string(dim, &algorithm, Need::kOptional)) (*out)[dim] = algorithm;
+    if (!r->read_string(dim, &algorithm, Need::kOptional)) continue;
+    check_collective(*r, dim, algorithm, st);
+    (*out)[dim] = algorithm;
   }
 }
 
@@ -93,7 +122,7 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   r.read_int("global_batch", &run.global_batch, Need::kRequired, 1);
   r.read_int("micro_batch", &run.micro_batch, Need::kOptional, 1);
   read_strategy(r, &run.strategy);
-  read_collectives(r, &run.collectives);
+  read_collectives(r, run.strategy, &run.collectives);
   r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional, true);
   r.read_bool("flash_attention", &run.flash_attention, Need::kOptional);
   if (auto d = r.map("dropout", Need::kOptional, {"attention", "hidden"})) {

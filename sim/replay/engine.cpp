@@ -90,7 +90,13 @@ void start_actors(ReplayContext& ctx, DeviceRuntime& dev) {
         d->pp_forward->set_receiver(sg4::Actor::self());
         d->pp_backward->set_receiver(sg4::Actor::self());
       }
-      run_stream(*c, *d, stream);
+      try {
+        run_stream(*c, *d, stream);
+      } catch (...) {
+        if (!c->failure) c->failure = std::current_exception();
+        sg4::Actor::kill_all();  // every other actor: the run cannot go on
+        return;
+      }
       if (stream == Stream::kPpRecv) {
         d->pp_forward->set_receiver(nullptr);
         d->pp_backward->set_receiver(nullptr);
@@ -162,6 +168,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
     if (dev) start_actors(ctx, *dev), total_tasks += dev->stage->graph->size();
   ctx.progress.start(options.progress, total_tasks);
   engine.run();
+  if (ctx.failure) std::rethrow_exception(ctx.failure);
   ctx.progress.finish(ctx.tasks_executed, sg4::Engine::get_clock());
   Timeline out = collect(ctx);
   if (options.link_stats) out.links = read_link_stats(ctx.platform, out.iteration_time);

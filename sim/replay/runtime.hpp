@@ -2,6 +2,7 @@
 // all of them. Only sim/replay/ sees this (it holds SimGrid types).
 #pragma once
 #include <array>
+#include <exception>
 #include <map>
 #include <memory>
 #include <vector>
@@ -57,6 +58,9 @@ struct ReplayContext {
   std::vector<TraceEvent> trace;
   uint64_t tasks_executed = 0;
   ProgressMeter progress;
+  // The first exception an actor raised: SimGrid 3.32 aborts the process when one leaves an actor,
+  // so actors catch it, stop the simulation, and replay() rethrows it after Engine::run().
+  std::exception_ptr failure;
 
   // Counts `n` more finished tasks (and reports progress when asked to).
   void count_tasks(uint64_t n) {

@@ -39,8 +39,8 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK_FALSE(s.overlap.zero_param_gather);
   CHECK(s.overlap.tp_comm);
   CHECK_FALSE(s.overlap.pp_comm);
-  const std::map<std::string, std::string> collectives = {{"tp", "ring"}, {"dp", "tree"}, {"ep", "some-future-algorithm"}};
-  CHECK(r.collectives == collectives);  // algorithm names are left to the collective registry
+  const std::map<std::string, std::string> collectives = {{"tp", "ring"}, {"dp", "hierarchical"}, {"ep", "direct"}};
+  CHECK(r.collectives == collectives);
   CHECK(r.framework_overhead == 1.5 * 1024 * 1024 * 1024);  // 1.5 GiB
   CHECK(r.microbatches() == 8);  // 64 / (dp 4 * micro_batch 2)
 }
@@ -114,9 +114,17 @@ TEST_CASE("a run names a missing file with the path it looked for", "[config]") 
   CHECK(no_run.key_path() == "(file)");
 }
 
-TEST_CASE("collectives are keyed by parallel dimension, with any algorithm name", "[config]") {
-  const auto ok = write_yaml("coll.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {pp: anything, cp: ring}\n"));
-  CHECK(load_run(ok).collectives.at("pp") == "anything");
+TEST_CASE("collectives are keyed by parallel dimension and name an algorithm that runs the group's collectives", "[config]") {
+  // Checked at load time (issue 18: an unknown name passed `check` and aborted the replay).
+  const auto ok = write_yaml("coll.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {tp: tree, cp: ring}\n"));
+  CHECK(load_run(ok).collectives.at("tp") == "tree");  // tp without SP runs all-reduce only: tree can
+  const auto sp = write_yaml("coll-sp.yaml", run_yaml("strategy: {tp: 4, dp: 2, sequence_parallel: true}",
+                                                       "collectives: {tp: tree}\n"));
+  const ConfigError no_rs = config_error([&] { (void)load_run(sp); });  // with SP: reduce-scatter + all-gather
+  CHECK(no_rs.key_path() == "collectives.tp");
+  CHECK_THAT(no_rs.what(), Catch::Contains("(got 'tree'); valid: ring, hierarchical, direct, nvls"));
+  const auto unknown = write_yaml("coll-unknown.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {pp: anything}\n"));
+  CHECK(config_error([&] { (void)load_run(unknown); }).key_path() == "collectives.pp");
   const auto bad = write_yaml("coll-bad.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "collectives: {mp: ring}\n"));
   const ConfigError e = config_error([&] { (void)load_run(bad); });
   CHECK(e.line() == 9);

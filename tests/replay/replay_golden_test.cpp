@@ -200,3 +200,17 @@ TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once do
   CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(9 * (kAlpha + S / 8 / kBeta)).epsilon(1e-9));
   CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kAlpha + S / kBeta + 8 * kAlpha).epsilon(1e-9));
 }
+
+TEST_CASE("an error inside a device's stream stops the replay as an exception, never an abort", "[replay]") {
+  // A run built in code can skip the loader's checks: collectives name an algorithm nobody
+  // registered, which the replay only meets inside a device's TP actor. The child must report
+  // the UserError (call_in_child rethrows it here), not die of an exception leaving an actor.
+  RunSpec run = island_run(2, kBeta, kAlpha);
+  run.strategy.tp = 2;
+  run.collectives["tp"] = "no-such-algorithm";
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, 1e6));
+  g.stages[0].add(compute(g.stages[0], 1e-3));
+  CHECK_THROWS_WITH(replay_time(run, g), Catch::Contains("no-such-algorithm"));
+}
