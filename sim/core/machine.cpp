@@ -19,4 +19,10 @@ uint64_t available_memory_bytes() {
   return 0;
 }
 
+uint64_t max_memory_mappings() {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  uint64_t count = 0;
+  return (in >> count) && count > 0 ? count : 65530;
+}
+
 }  // namespace trainsim

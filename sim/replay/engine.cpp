@@ -59,6 +59,28 @@ void check_machine_memory(int replayed_devices) {
   throw UserError(text);
 }
 
+// One actor per device stream (plus a switch proxy per stream that reduces in the network):
+// 16,384 devices run about 100,000 actors. SimGrid 3.32 maps each actor's 256 KiB stack on its
+// own and splits the mapping with a guard page: two mappings per actor, so past about 30,000
+// actors Linux's default vm.max_map_count (65,530) is exceeded and SimGrid aborts. Such runs get
+// stacks from the heap instead (no guard page, glibc's mmap threshold above the stack size): no
+// mapping per actor, at the price of resident memory (glibc zeroes a reused heap block, so a
+// stack can become resident whole). Smaller runs keep mapped, guarded stacks, resident only
+// where touched.
+void place_actor_stacks(sg4::Engine& engine, const RunGraph& graph, int replayed_devices) {
+  int streams = 0;  // the most streams a stage runs
+  for (const StageGraph& stage : graph.stages) {
+    int used = 0;
+    for (int s = 0; s < kStreams; ++s) used += stage.order(static_cast<Stream>(s)).empty() ? 0 : 1;
+    streams = std::max(streams, used);
+  }
+  const double actors = static_cast<double>(replayed_devices) * 2 * streams;  // streams and proxies
+  constexpr double kMappingsPerActor = 2, kOtherMappings = 2000;            // stack + guard; libraries, heap
+  if (actors * kMappingsPerActor + kOtherMappings <= static_cast<double>(max_memory_mappings())) return;
+  engine.set_config("contexts/guard-size:0");
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+}
+
 std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   auto dev = std::make_unique<DeviceRuntime>();
   dev->rank = rank;
@@ -135,14 +157,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
   engine.set_config("contexts/stack-size:256");
-  // One actor per device stream: 16,384 devices run about 80,000 actors. SimGrid 3.32 gives each
-  // actor's stack a guard page (mprotect splits its mapping in two), and glibc serves any block
-  // above its mmap threshold (128 KiB) as a mapping of its own, so the stacks alone would pass
-  // Linux's default vm.max_map_count (65,530) and SimGrid aborts. Without the guard page and with
-  // the threshold above the 256 KiB stack, stacks come from the heap: no mapping per actor, and
-  // pages a stack never touches are never resident.
-  engine.set_config("contexts/guard-size:0");
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  place_actor_stacks(engine, graph, replayed);
   configure_network(engine);
   if (options.link_stats) sg_link_load_plugin_init();
 
