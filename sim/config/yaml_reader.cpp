@@ -193,6 +193,8 @@ bool MapReader::read_quantity(const std::string& key, double* out, Quantity kind
   double v = 0;
   try {
     v = parse_quantity(*text, kind);
+  } catch (const QuantityOverflow&) {
+    fail(key, "too large: it overflows once its unit is applied", *text, expected + ", below about 1.8e308 in base units");
   } catch (const std::invalid_argument&) {
     fail(key, std::string("not ") + quantity_name(kind), *text, expected);
   }

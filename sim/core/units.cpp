@@ -67,7 +67,8 @@ double parse_quantity(const std::string& raw, Quantity kind) {
   for (const auto& suffix : suffixes(kind)) {
     if (!ends_with(text, suffix.text)) continue;
     const std::string number = trim(text.substr(0, text.size() - std::string(suffix.text).size()));
-    if (number.empty()) break;
+    // Decimal only: std::stod would also read hexadecimal ("0x10"), "inf" and "nan".
+    if (number.empty() || number.find_first_not_of("0123456789.eE+-") != std::string::npos) break;
     size_t used = 0;
     double value = 0;
     try {
@@ -76,7 +77,9 @@ double parse_quantity(const std::string& raw, Quantity kind) {
       break;
     }
     if (used != number.size() || !std::isfinite(value) || value < 0) break;
-    return value * suffix.factor;
+    const double scaled = value * suffix.factor;
+    if (!std::isfinite(scaled)) throw QuantityOverflow("'" + text + "' overflows once its unit is applied");
+    return scaled;
   }
   throw std::invalid_argument("expected a non-negative number followed by one of: " + valid_units(kind));
 }

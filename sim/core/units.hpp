@@ -2,6 +2,7 @@
 // Quantities are plain doubles with a documenting alias; YAML text like "400GBps" is
 // converted at the config edge by parse_quantity and printed back by format_quantity.
 #pragma once
+#include <stdexcept>
 #include <string>
 
 namespace trainsim {
@@ -22,7 +23,13 @@ enum class Quantity {
 
 // Parses "<number><unit>" (spaces allowed between). Decimal prefixes k/K, M, G, T, P, E
 // are powers of 1000; binary prefixes Ki, Mi, Gi, Ti, Pi are powers of 1024.
-// Throws std::invalid_argument whose what() says which units are valid.
+// Throws std::invalid_argument whose what() says which units are valid (the number must be
+// decimal: no hexadecimal, inf or nan), or QuantityOverflow when the number is finite but not
+// once scaled by its unit ("1e308PiB").
+class QuantityOverflow : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 [[nodiscard]] double parse_quantity(const std::string& text, Quantity kind);
 
 // Human-readable text that parse_quantity reads back to the same value within 1e-9

@@ -39,3 +39,14 @@ TEST_CASE("a number without a known unit is rejected with the valid units listed
   CHECK_THROWS_AS(parse_quantity("-3GB", Quantity::kBytes), std::invalid_argument);
   CHECK_THROWS_AS(parse_quantity("12", Quantity::kTime), std::invalid_argument);
 }
+
+TEST_CASE("a number that overflows once its unit is applied is rejected, as are non-decimal numbers", "[units]") {
+  // 1e308 is a finite double; 1e308 PiB = 1e308 x 2^50 bytes is not (DBL_MAX is about 1.8e308).
+  CHECK_THROWS_AS(parse_quantity("1e308PiB", Quantity::kBytes), QuantityOverflow);
+  CHECK_THROWS_AS(parse_quantity("1e308PFLOPS", Quantity::kFlopRate), QuantityOverflow);
+  CHECK(parse_quantity("1e290PiB", Quantity::kBytes) == Approx(1e290 * 1125899906842624.0));  // still finite
+  // std::stod alone would read 0x10 as 16 and accept inf and nan.
+  CHECK_THROWS_AS(parse_quantity("0x10MB", Quantity::kBytes), std::invalid_argument);
+  CHECK_THROWS_AS(parse_quantity("infGB", Quantity::kBytes), std::invalid_argument);
+  CHECK_THROWS_AS(parse_quantity("nanGB", Quantity::kBytes), std::invalid_argument);
+}
