@@ -4,6 +4,7 @@
 
 #include "sim/analytic/device_memory.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/run_loading.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/builder.hpp"
@@ -43,9 +44,8 @@ int run_graph(const ParsedArgs& a) {
   std::cout << "\n";
   describe_memory(std::cout, run, {memory[static_cast<size_t>(stage)]});
   if (a.has("dot")) {
-    std::ofstream out(a.get("dot"));
-    if (!out) throw UserError("--dot: cannot write '" + a.get("dot") + "'");
-    write_dot(out, graph, option_int(a, "microbatch", 0));
+    const int microbatch = option_int(a, "microbatch", 0);
+    write_output_file(a.get("dot"), "--dot", [&](std::ostream& out) { write_dot(out, graph, microbatch); });
     std::cout << "wrote " << a.get("dot") << " (render with: dot -Tsvg " << a.get("dot") << " -o graph.svg)\n";
   }
   return 0;

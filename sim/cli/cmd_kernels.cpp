@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/validation_args.hpp"
 #include "sim/config/kernel_measurements.hpp"
 #include "sim/config/loader.hpp"
@@ -51,9 +52,7 @@ void print_paste_lines(const ParsedArgs& a, const KernelFit& fit, int evaluation
 
 void write_csv(const ParsedArgs& a, const std::vector<KernelRowResult>& rows) {
   if (!a.has("csv")) return;
-  std::ofstream out(a.get("csv"));
-  if (!out) throw UserError("--csv: cannot write '" + a.get("csv") + "'");
-  write_kernel_csv(out, rows);
+  write_output_file(a.get("csv"), "--csv", [&](std::ostream& out) { write_kernel_csv(out, rows); });
 }
 
 // Every table must be of the platform's accelerator and of one precision; their rows in order.

@@ -7,6 +7,7 @@
 
 #include "sim/analytic/device_memory.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/run_loading.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/builder.hpp"
@@ -66,12 +67,6 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
   return o;
 }
 
-template <typename Fn>
-void write_file(const std::string& path, const char* option, Fn fn) {
-  std::ofstream out(path);
-  if (!out) throw UserError(std::string(option) + ": cannot write '" + path + "'");
-  fn(out);
-}
 
 int run_simulate(const ParsedArgs& a) {
   const RunSpec run = load_run_for_command(a);
@@ -85,9 +80,9 @@ int run_simulate(const ParsedArgs& a) {
   const RunMetrics metrics = compute_metrics(run, timeline);
   const SimulationReport report{run, timeline, metrics, memory, options, wall};
   write_summary(std::cout, report);
-  if (a.has("json")) write_file(a.get("json"), "--json", [&](std::ostream& o) { write_result_json(o, report); });
-  if (a.has("trace")) write_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline); });
-  if (a.has("links")) write_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, timeline); });
+  if (a.has("json")) write_output_file(a.get("json"), "--json", [&](std::ostream& o) { write_result_json(o, report); });
+  if (a.has("trace")) write_output_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline); });
+  if (a.has("links")) write_output_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, timeline); });
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/run_loading.hpp"
 #include "sim/cli/validation_args.hpp"
 #include "sim/core/error.hpp"
@@ -15,12 +16,6 @@
 namespace trainsim {
 namespace {
 
-template <typename Fn>
-void write_file(const std::string& path, const char* option, Fn fn) {
-  std::ofstream out(path);
-  if (!out) throw UserError(std::string(option) + ": cannot write '" + path + "'");
-  fn(out);
-}
 
 // `target` as a link from the folder holding `from_file`.
 std::string relative_to(const std::string& target, const std::string& from_file) {
@@ -70,7 +65,7 @@ int run_validate(const ParsedArgs& a) {
   std::cerr << "validated " << results.size() << " rows in " << format_text("%.1f", wall) << " s\n";
   const ValidationSummary summary = summarize_validation(results);
   write_validation_table(std::cout, results, summary);
-  if (a.has("csv")) write_file(a.get("csv"), "--csv", [&](std::ostream& o) { write_validation_csv(o, results); });
+  if (a.has("csv")) write_output_file(a.get("csv"), "--csv", [&](std::ostream& o) { write_validation_csv(o, results); });
   std::string plotted;
   if (a.has("plot")) {
     const std::string why_not = plot_predicted_vs_measured(results, a.get("plot"));
@@ -81,7 +76,7 @@ int run_validate(const ParsedArgs& a) {
     const std::string md = a.get("markdown");
     const ReportContext context{files_relative_to(measurements_paths(a), md), command_line(a), a.all("set"),
                                 plotted.empty() ? "" : relative_to(plotted, md)};
-    write_file(md, "--markdown", [&](std::ostream& o) { write_validation_markdown(o, results, summary, context); });
+    write_output_file(md, "--markdown", [&](std::ostream& o) { write_validation_markdown(o, results, summary, context); });
   }
   return 0;
 }

@@ -29,6 +29,13 @@ class ConfigError : public UserError {
   std::string key_path_;
 };
 
+// An output file that could not be written completely (full disk, no permission): not the
+// user's input at fault, so the CLI exits with code 1, naming the path and the system's reason.
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A strategy that cannot run: degrees that do not multiply, tp not dividing heads, out of memory.
 class StrategyError : public UserError {
  public:
