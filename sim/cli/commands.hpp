@@ -25,5 +25,6 @@ Command simulate_command();
 Command validate_command();
 Command calibrate_command();
 Command kernels_command();
+Command estimate_command();
 
 }  // namespace trainsim

@@ -49,10 +49,10 @@ double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
 
 const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
   static const std::vector<ScheduleClosedForm> all = {
-      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, flush_bubble},
-      {"gpipe", gpipe_warmup, gpipe_peak, flush_bubble},
-      {"interleaved", interleaved_warmup, interleaved_peak, flush_bubble},
-      {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, zb_h1_bubble},
+      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"gpipe", gpipe_warmup, gpipe_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"interleaved", interleaved_warmup, interleaved_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, zb_h1_bubble, "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W"},
   };
   return all;
 }

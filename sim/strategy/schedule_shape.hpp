@@ -33,6 +33,8 @@ struct ScheduleClosedForm {
   // Idle time of every stage (the bubble) when all stages take `t` per chunk pass and messages
   // are free: makespan - m*v*(F + Bi + W). Seconds.
   double (*bubble)(const PipelineShape&, const ChunkPassTimes& t) = nullptr;
+  // The same bubble in SymPy syntax, in the symbols p, m, v, F, Bi, W.
+  std::string bubble_sympy;
 };
 
 // Every schedule with a closed form, sorted by name.

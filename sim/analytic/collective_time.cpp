@@ -1,0 +1,86 @@
+// Closed-form alpha-beta collective times per algorithm (see collective_time.hpp).
+#include "sim/analytic/collective_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace trainsim {
+namespace {
+
+// Fraction of the buffer one member sends over a ring or direct RS/AG/AR, and its step count.
+void ring_shape(CollectiveKind kind, int n, double* fraction, int* steps) {
+  const double share = static_cast<double>(n - 1) / n;
+  const bool all_reduce = kind == CollectiveKind::kAllReduce;
+  *fraction = all_reduce ? 2 * share : share;
+  *steps = all_reduce ? 2 * (n - 1) : n - 1;
+  if (kind == CollectiveKind::kBroadcast) *fraction = 1, *steps = n - 1;
+}
+
+CollectiveCost alpha_beta(int steps, Bytes peer_bytes, const LinkCost& link) {
+  CollectiveCost c;
+  c.steps = steps;
+  c.latency = steps * link.alpha;
+  c.transfer = link.beta > 0 ? peer_bytes / link.beta : 0;
+  return c;
+}
+
+// Ring: one flow to the successor carrying 2(n-1)/n S (AR) or (n-1)/n S (RS, AG).
+CollectiveCost ring(CollectiveKind kind, int n, Bytes bytes, const LinkCost& link) {
+  double fraction = 0;
+  int steps = 0;
+  ring_shape(kind, n, &fraction, &steps);
+  return alpha_beta(steps, fraction * bytes, link);
+}
+
+// Direct: all-to-all is one step sending S/n to each peer; RS/AG/AR n-1 (2(n-1)) shifted steps,
+// S/n (2S/n) to each peer, one peer per step, so the per-device port carries (n-1)/n S (2x).
+CollectiveCost direct(CollectiveKind kind, int n, Bytes bytes, const LinkCost& link) {
+  if (kind == CollectiveKind::kAllToAll) return alpha_beta(1, static_cast<double>(n - 1) / n * bytes, link);
+  return ring(kind, n, bytes, link);
+}
+
+// NVLS: k = clamp(floor(S / 1 MiB), 1, 8) chunks, k + 1 steps; up and down flows overlap.
+CollectiveCost nvls(CollectiveKind kind, int n, Bytes bytes, const LinkCost& link) {
+  const int chunks = std::clamp(static_cast<int>(std::floor(bytes / (1024.0 * 1024))), 1, 8);
+  Bytes up = bytes, down = bytes;
+  if (kind == CollectiveKind::kReduceScatter) down = bytes / n;
+  if (kind == CollectiveKind::kAllGather) up = bytes / n;
+  return alpha_beta(chunks + 1, std::max(up, down), link);
+}
+
+// Hierarchical: intra-node ring over g members and inter-node ring over N nodes of the S/g shard;
+// in bulk mode the intra and inter flows run at once, so the slower one bounds the transfer.
+CollectiveCost hierarchical(CollectiveKind kind, const GroupShape& shape, Bytes bytes, const LinkCost& intra,
+                            const LinkCost& inter) {
+  const int g = std::max(1, shape.node_size), nodes = shape.members / g;
+  if (g <= 1 || nodes <= 1) return ring(kind, shape.members, bytes, nodes <= 1 ? intra : inter);
+  const CollectiveCost in = ring(kind, g, bytes, intra);
+  const CollectiveCost out = ring(kind, nodes, bytes / g, inter);
+  CollectiveCost c;
+  c.steps = in.steps + out.steps;
+  c.latency = c.steps * std::max(intra.alpha, inter.alpha);
+  c.transfer = std::max(in.transfer, out.transfer);
+  return c;
+}
+
+// Double binary tree all-reduce: 2 floor(log2 n) steps; each half of the buffer goes up and down
+// one block at a time, so a member's busiest peer flow carries about S.
+CollectiveCost tree(int n, Bytes bytes, const LinkCost& link) {
+  const int depth = static_cast<int>(std::floor(std::log2(n)));
+  return alpha_beta(2 * depth, bytes, link);
+}
+
+}  // namespace
+
+CollectiveCost collective_cost(CollectiveKind kind, const std::string& algorithm, const GroupShape& shape,
+                               Bytes bytes, const LinkCost& intra, const LinkCost& inter) {
+  const int n = shape.members;
+  if (n < 2 || bytes <= 0) return {};
+  if (algorithm == "direct") return direct(kind, n, bytes, inter);
+  if (algorithm == "nvls") return nvls(kind, n, bytes, inter);
+  if (algorithm == "hierarchical") return hierarchical(kind, shape, bytes, intra, inter);
+  if (algorithm == "tree") return tree(n, bytes, inter);
+  return ring(kind, n, bytes, inter);
+}
+
+}  // namespace trainsim

@@ -1,0 +1,133 @@
+// Extraction of the iteration formulas' inputs from a run (see iteration_inputs.hpp). The counts of
+// collectives per layer follow the graph builder's partitioning rules (sim/graph/block_tasks.hpp):
+// TP all-reduce (or SP all-gather + reduce-scatter) around the attention and FFN blocks, forward and
+// backward, the SP re-gather for the weight gradient beside the backward; EP dispatch + combine per
+// MoE layer and pass; CP K/V all-gather beside the local attention block, and dK/dV reduce-scatter;
+// ZeRO-3 per-layer gathers; DP buckets; PP one message per micro-batch and chunk boundary.
+#include "sim/analytic/iteration_inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/analytic/comm_times.hpp"
+#include "sim/analytic/pass_times.hpp"
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+struct Payloads {
+  Bytes tp = 0, cp_kv = 0, ep = 0, pp = 0, grad_element = 0, param_element = 0;
+};
+
+Payloads payloads(const RunSpec& run) {
+  const auto& s = run.strategy;
+  const double e = activation_element_bytes(run.precision);
+  const double b = run.micro_batch, s_local = static_cast<double>(run.seq_len) / s.cp, h = run.model.hidden;
+  const Shard sh = shard_of(run);
+  Payloads p;
+  p.tp = b * s_local * h * e;
+  p.cp_kv = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(run.model, sh) * head_dim_of(run.model)) * e;
+  const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
+  p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.model.moe.capacity_factor * h * e : 0;
+  p.pp = b * s_local * h * e / s.tp;
+  p.grad_element = gradient_element_bytes(run);
+  p.param_element = e;
+  return p;
+}
+
+// Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
+void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
+                    const std::vector<ChunkLayers>& chunks, double layer_params, StageInputs& out) {
+  const auto& s = run.strategy;
+  const bool sp = s.sequence_parallel, overlap_tp = s.overlap.tp_comm;
+  const double reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
+  const double gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp) : 0;
+  const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
+  const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
+  const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;
+  const double kv_hidden = std::min(kv, bt.attention_kernel / s.cp);
+  const double tp_pass = 2 * (reduce + gather);  // attention and FFN block, one pass
+  int position = 0;
+  for (const ChunkLayers& c : chunks) {
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
+      const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
+      const int forwards = full ? 2 : 1;
+      (overlap_tp ? out.tp_hidden : out.tp_exposed) += forwards * tp_pass + tp_pass;
+      out.tp_hidden += 2 * gather;  // SP re-gather of the GEMM input for the weight gradient
+      if (is_moe_layer(run.model, l)) out.ep_exposed += (forwards + 1) * a2a;
+      out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
+      out.cp_hidden += forwards * kv_hidden;
+    }
+  }
+  if (s.zero_stage == 3 && s.dp > 1) {
+    const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, layer_params * pl.param_element);
+    const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, layer_params * pl.grad_element);
+    const double layers = static_cast<double>(position), passes = 2.0 * static_cast<double>(chunks.size());
+    const double first = s.overlap.zero_param_gather ? passes : 2 * layers;  // gathers the compute waits for
+    out.zero3_exposed += first * ag;
+    out.zero3_hidden += (2 * layers - first) * ag + layers * rs;
+  }
+  for (const ChunkLayers& c : chunks) {
+    if (c.has_embedding && s.tp > 1) out.tp_exposed += reduce;
+    if (c.has_output && s.tp > 1) (overlap_tp ? out.tp_hidden : out.tp_exposed) += gather + reduce;
+  }
+}
+
+// Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers.
+void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
+                 StageInputs& out) {
+  const auto& s = run.strategy;
+  if (s.dp <= 1) return;
+  const bool sharded = s.zero_stage == 1 || s.zero_stage == 2;
+  if (s.zero_stage < 3) {
+    const double grads = params * pl.grad_element;
+    const double buckets = std::max(1.0, std::ceil(grads / s.grad_bucket_size));
+    const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
+    out.dp_last_bucket = cc.collective(rank, Dim::kDp, kind, grads / buckets);
+    out.dp_reduce = buckets * out.dp_last_bucket;
+  }
+  if (!sharded) return;
+  const double bytes = params * pl.param_element;
+  const double buckets = s.overlap.zero_param_gather ? std::max(1.0, std::ceil(bytes / s.grad_bucket_size)) : 1.0;
+  out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes / buckets);
+  out.param_gather = buckets * out.param_first_bucket;
+}
+
+}  // namespace
+
+IterationInputs extract_iteration_inputs(const RunSpec& run) {
+  const auto& s = run.strategy;
+  IterationInputs in;
+  in.shape = {s.pp, run.microbatches(), s.virtual_stages};
+  in.schedule = &find_schedule_closed_form(s.schedule);
+  in.comm_interference = run.platform.accelerator.comm_interference;
+  in.overlap_dp = s.overlap.dp_grad_reduce;
+  in.overlap_param_gather = s.overlap.zero_param_gather;
+  in.overlap_pp = s.overlap.pp_comm;
+  const CommCosts cc(run);
+  const Payloads pl = payloads(run);
+  const BlockTimes bt = block_times(run);
+  for (int stage = 0; stage < s.pp; ++stage) {
+    const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+    const StageCompute c = stage_compute(run, bt, chunks);
+    StageInputs st;
+    st.forward = c.forward;
+    st.backward_input = c.backward_input;
+    st.weight_grad = c.weight_grad;
+    st.recompute = c.recompute;
+    st.optimizer = c.optimizer;
+    const int rank = cc.mesh().rank_at_stage(0, stage);
+    int layers = 0;
+    for (const ChunkLayers& ch : chunks) layers += ch.layer_count;
+    const double layer_params = layers > 0 ? c.params / layers : 0;  // ZeRO-3 gathers, mean layer
+    add_layer_comm(run, cc, rank, pl, bt, chunks, layer_params, st);
+    add_dp_comm(run, cc, rank, pl, c.params, st);
+    if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
+    in.stages.push_back(st);
+  }
+  return in;
+}
+
+}  // namespace trainsim

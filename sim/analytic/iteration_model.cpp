@@ -1,0 +1,114 @@
+// The iteration formulas (see iteration_model.hpp for the equations and their sources).
+#include "sim/analytic/iteration_model.hpp"
+
+#include <algorithm>
+
+namespace trainsim {
+namespace {
+
+struct StageWork {
+  double forward = 0, backward = 0, recompute = 0;  // compute per micro-batch, theta applied
+  double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
+  double interference = 0;                           // compute slowdown per micro-batch
+  double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference; }
+};
+
+StageWork stage_work(const IterationInputs& in, const StageInputs& s, const IterationTheta& th) {
+  StageWork w;
+  w.forward = th.compute_scale * s.forward;
+  w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
+  w.recompute = th.compute_scale * s.recompute;
+  w.tp = th.tp_scale * s.tp_exposed;
+  w.cp = th.cp_scale * s.cp_exposed;
+  w.ep = th.ep_scale * s.ep_exposed;
+  w.zero3 = th.dp_scale * s.zero3_exposed;
+  const double sends = in.overlap_pp && in.shape.stages > 1 ? 2.0 * in.shape.virtual_stages * s.pp_hop : 0;
+  const double hidden = s.tp_hidden + s.cp_hidden + th.dp_scale * s.zero3_hidden + sends;
+  w.interference = in.comm_interference * th.interference * hidden;
+  return w;
+}
+
+// Closed-form bubble with the mean per-chunk pass times over stages, plus the p2p hops of the
+// fill and drain.
+double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& work, double th_compute) {
+  const int p = in.shape.stages;
+  if (p <= 1) return 0;
+  ChunkPassTimes mean;
+  double hop = 0;
+  for (size_t s = 0; s < work.size(); ++s) {
+    const StageWork& w = work[s];
+    const double exposed = w.tp + w.cp + w.ep + w.zero3;
+    const double compute = w.forward + w.backward + w.recompute;
+    const double forward_share = compute > 0 ? w.forward / compute : 0.5;
+    mean.forward += w.forward + forward_share * (exposed + w.interference);
+    mean.backward_input += w.recompute + w.backward + (1 - forward_share) * (exposed + w.interference);
+    hop += in.stages[s].pp_hop;
+  }
+  const double scale = 1.0 / (p * in.shape.virtual_stages);
+  mean.forward *= scale;
+  mean.backward_input *= scale;  // W stays inside B except for ZB-H1, which splits it off below
+  if (in.schedule->name == "zb-h1") {
+    double w_total = 0;
+    for (const StageInputs& s : in.stages) w_total += s.weight_grad;
+    mean.weight_grad = th_compute * w_total * scale;
+    mean.backward_input -= mean.weight_grad;
+  }
+  return in.schedule->bubble(in.shape, mean) + 2.0 * (p - 1) * hop / p;
+}
+
+double dp_exposed(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
+  const double reduce = th.dp_scale * s.dp_reduce, last = th.dp_scale * s.dp_last_bucket;
+  double exposed = in.overlap_dp ? std::max(last, reduce - th.dp_overlap * (w.backward + w.recompute)) : reduce;
+  if (!in.overlap_param_gather) exposed += th.dp_scale * s.param_gather;
+  return std::max(0.0, exposed);
+}
+
+}  // namespace
+
+const char* term_name(IterationTerm t) {
+  static const char* const names[] = {"forward",    "backward",   "recompute",  "optimizer",  "exposed_tp",
+                                      "exposed_cp", "exposed_ep", "exposed_dp", "bubble_idle"};
+  return names[static_cast<int>(t)];
+}
+
+IterationEstimate estimate_iteration(const IterationInputs& in, const IterationTheta& th) {
+  const int p = in.shape.stages;
+  const double m = in.shape.microbatches;
+  std::vector<StageWork> work;
+  double slowest = 0;
+  for (const StageInputs& s : in.stages) {
+    work.push_back(stage_work(in, s, th));
+    slowest = std::max(slowest, work.back().per_microbatch());
+  }
+  const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);
+  const double start = in.overlap_param_gather && !in.stages.empty() ? th.dp_scale * in.stages[0].param_first_bucket : 0;
+  IterationEstimate out;
+  std::vector<double> dp(static_cast<size_t>(p));
+  for (int s = 0; s < p; ++s) {
+    const StageWork& w = work[static_cast<size_t>(s)];
+    dp[static_cast<size_t>(s)] = dp_exposed(in, in.stages[static_cast<size_t>(s)], w, th);
+    const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
+    const double end = pipeline - head_start + dp[static_cast<size_t>(s)] + th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
+    out.iteration_time = std::max(out.iteration_time, end + start);
+  }
+  for (int s = 0; s < p; ++s) {
+    const StageWork& w = work[static_cast<size_t>(s)];
+    StageEstimate e;
+    auto& t = e.terms;
+    const double compute = w.forward + w.backward + w.recompute;
+    t[0] = m * (w.forward + (compute > 0 ? w.interference * w.forward / compute : 0));
+    t[1] = m * (w.backward + (compute > 0 ? w.interference * w.backward / compute : w.interference));
+    t[2] = m * (w.recompute + (compute > 0 ? w.interference * w.recompute / compute : 0));
+    t[3] = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
+    t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
+    t[7] = m * w.zero3 + dp[static_cast<size_t>(s)] + (s == 0 ? start : 0);
+    double used = 0;
+    for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
+    t[8] = std::max(0.0, out.iteration_time - used);
+    for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += t[static_cast<size_t>(k)] / p;
+    out.stages.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace trainsim

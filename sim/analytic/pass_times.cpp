@@ -1,0 +1,88 @@
+// Per-block and per-stage compute seconds (see pass_times.hpp).
+#include "sim/analytic/pass_times.hpp"
+
+#include "sim/analytic/compute_time.hpp"
+#include "sim/model/attention_ops.hpp"
+#include "sim/model/embedding_ops.hpp"
+#include "sim/model/grad_accumulation.hpp"
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/mlp_ops.hpp"
+#include "sim/model/moe_ops.hpp"
+#include "sim/model/optimizer_ops.hpp"
+#include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
+  if (!run.strategy.grad_accumulation_fusion)
+    bwd = with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+  const AcceleratorSpec& acc = run.platform.accelerator;
+  BlockPassTimes t;
+  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);
+  for (const Kernel& k : bwd) (k.weight_grad ? t.weight_grad : t.backward_input) += kernel_time(k, acc, run.precision);
+  return t;
+}
+
+bool is_core(const std::string& name) {
+  for (const char* core : {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})
+    if (name.rfind(core, 0) == 0) return true;
+  return false;
+}
+
+void add(StageCompute& s, const BlockPassTimes& b) {
+  s.forward += b.forward;
+  s.backward_input += b.backward_input;
+  s.weight_grad += b.weight_grad;
+}
+
+}  // namespace
+
+BlockTimes block_times(const RunSpec& run) {
+  const ModelSpec& m = run.model;
+  const Shard sh = shard_of(run);
+  BlockTimes t;
+  const std::vector<Kernel> attention = attention_forward(m, sh);
+  t.attention = pass_times(attention, attention_backward(m, sh), run);
+  t.mlp = pass_times(mlp_forward(m, sh), mlp_backward(m, sh), run);
+  if (m.is_moe()) t.moe = pass_times(moe_forward(m, sh), moe_backward(m, sh), run);
+  t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
+  t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
+  for (const Kernel& k : attention) {
+    const Seconds time = kernel_time(k, run.platform.accelerator, run.precision);
+    if (is_core(k.name)) t.attention_core += time;
+    if (k.cls == KernelClass::kAttention) t.attention_kernel += time;
+  }
+  return t;
+}
+
+StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks) {
+  const auto& s = run.strategy;
+  StageCompute out;
+  std::vector<int> layers;
+  bool first = false, last = false;
+  int position = 0;  // layer index inside the stage, chunk by chunk (recompute_layers counts these)
+  for (const ChunkLayers& c : chunks) {
+    first = first || c.has_embedding;
+    last = last || c.has_output;
+    if (c.has_embedding) add(out, t.embedding);
+    if (c.has_output) add(out, t.output);
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
+      layers.push_back(l);
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? t.moe : t.mlp;
+      add(out, t.attention);
+      add(out, ffn);
+      if (s.recompute == Recompute::kSelective) out.recompute += t.attention_core;
+      const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
+      if (full) out.recompute += t.attention.forward + ffn.forward;
+    }
+  }
+  out.params = static_cast<double>(device_params(run.model, layers, first, last, s.tp, s.ep).total());
+  const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
+  for (const Kernel& k : optimizer_step(out.params, shard))
+    out.optimizer += kernel_time(k, run.platform.accelerator, run.precision);
+  return out;
+}
+
+}  // namespace trainsim
