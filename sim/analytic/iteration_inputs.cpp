@@ -49,12 +49,23 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;
   const double kv_hidden = std::min(kv, bt.attention_kernel / s.cp);
   const double tp_pass = 2 * (reduce + gather);  // attention and FFN block, one pass
+  // Backward: the reduction after the last input-gradient GEMM runs beside the weight-gradient
+  // kernels that follow it (not when ZB-H1 splits them off into W).
+  const bool split_w = s.schedule == "zb-h1";
+  auto backward_reduce = [&](const BlockPassTimes& b, double gathers) {
+    if (s.tp <= 1) return;
+    const double beside = split_w || overlap_tp ? 0 : std::min(reduce, b.wgrad_after_last_gemm);
+    out.tp_hidden += beside;
+    (overlap_tp ? out.tp_hidden : out.tp_exposed) += reduce - beside + gathers;
+  };
   int position = 0;
   for (const ChunkLayers& c : chunks) {
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
       const int forwards = full ? 2 : 1;
-      (overlap_tp ? out.tp_hidden : out.tp_exposed) += forwards * tp_pass + tp_pass;
+      (overlap_tp ? out.tp_hidden : out.tp_exposed) += forwards * tp_pass;
+      backward_reduce(bt.attention, gather);
+      backward_reduce(is_moe_layer(run.model, l) ? bt.moe : bt.mlp, gather);
       out.tp_hidden += 2 * gather;  // SP re-gather of the GEMM input for the weight gradient
       if (is_moe_layer(run.model, l)) out.ep_exposed += (forwards + 1) * a2a;
       out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
@@ -71,7 +82,8 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   }
   for (const ChunkLayers& c : chunks) {
     if (c.has_embedding && s.tp > 1) out.tp_exposed += reduce;
-    if (c.has_output && s.tp > 1) (overlap_tp ? out.tp_hidden : out.tp_exposed) += gather + reduce;
+    if (c.has_output && s.tp > 1) (overlap_tp ? out.tp_hidden : out.tp_exposed) += gather;
+    if (c.has_output) backward_reduce(bt.output, 0);
   }
 }
 

@@ -10,6 +10,7 @@ struct StageWork {
   double forward = 0, backward = 0, recompute = 0;  // compute per micro-batch, theta applied
   double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
   double interference = 0;                           // compute slowdown per micro-batch
+  double interference_forward = 0;                   // its part during the forward
   double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference; }
 };
 
@@ -22,9 +23,13 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, const Iter
   w.cp = th.cp_scale * s.cp_exposed;
   w.ep = th.ep_scale * s.ep_exposed;
   w.zero3 = th.dp_scale * s.zero3_exposed;
-  const double sends = in.overlap_pp && in.shape.stages > 1 ? 2.0 * in.shape.virtual_stages * s.pp_hop : 0;
-  const double hidden = s.tp_hidden + s.cp_hidden + th.dp_scale * s.zero3_hidden + sends;
-  w.interference = in.comm_interference * th.interference * hidden;
+  // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
+  // the forward's local attention, TP beside the backward's weight-gradient kernels.
+  const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
+  const double both = 0.5 * th.dp_scale * s.zero3_hidden + sends;
+  const double k = in.comm_interference * th.interference;
+  w.interference_forward = k * (s.cp_hidden + both);
+  w.interference = w.interference_forward + k * (s.tp_hidden + both);
   return w;
 }
 
@@ -95,10 +100,10 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     const StageWork& w = work[static_cast<size_t>(s)];
     StageEstimate e;
     auto& t = e.terms;
-    const double compute = w.forward + w.backward + w.recompute;
-    t[0] = m * (w.forward + (compute > 0 ? w.interference * w.forward / compute : 0));
-    t[1] = m * (w.backward + (compute > 0 ? w.interference * w.backward / compute : w.interference));
-    t[2] = m * (w.recompute + (compute > 0 ? w.interference * w.recompute / compute : 0));
+    const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
+    t[0] = m * (w.forward + w.interference_forward);
+    t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd));
+    t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
     t[3] = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
     t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
     t[7] = m * w.zero3 + dp[static_cast<size_t>(s)] + (s == 0 ? start : 0);

@@ -21,7 +21,13 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   const AcceleratorSpec& acc = run.platform.accelerator;
   BlockPassTimes t;
   for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);
-  for (const Kernel& k : bwd) (k.weight_grad ? t.weight_grad : t.backward_input) += kernel_time(k, acc, run.precision);
+  int last_gemm = -1;
+  for (size_t i = 0; i < bwd.size(); ++i) {
+    (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += kernel_time(bwd[i], acc, run.precision);
+    if (!bwd[i].weight_grad && bwd[i].cls == KernelClass::kGemm) last_gemm = static_cast<int>(i);
+  }
+  for (size_t i = static_cast<size_t>(last_gemm + 1); last_gemm >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
+    t.wgrad_after_last_gemm += kernel_time(bwd[i], acc, run.precision);
   return t;
 }
 

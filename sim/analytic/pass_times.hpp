@@ -11,6 +11,9 @@ namespace trainsim {
 
 struct BlockPassTimes {
   double forward = 0, backward_input = 0, weight_grad = 0;  // seconds, one micro-batch
+  // Weight-gradient kernels right after the backward's last input-gradient GEMM: the TP reduction
+  // issued after that GEMM runs beside them (weight-gradient kernels never wait on communication).
+  double wgrad_after_last_gemm = 0;
 };
 
 struct BlockTimes {
