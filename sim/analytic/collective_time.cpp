@@ -33,10 +33,14 @@ CollectiveCost ring(CollectiveKind kind, int n, Bytes bytes, const LinkCost& lin
 }
 
 // Direct: all-to-all is one step sending S/n to each peer; RS/AG/AR n-1 (2(n-1)) shifted steps,
-// S/n (2S/n) to each peer, one peer per step, so the per-device port carries (n-1)/n S (2x).
+// S/n (2S/n) to each peer. Bulk mode sends to all peers at once: on pair links each flow has its
+// own link (S/n or 2S/n per link); through one port per device the port carries (n-1)/n S (2x).
 CollectiveCost direct(CollectiveKind kind, int n, Bytes bytes, const LinkCost& link) {
-  if (kind == CollectiveKind::kAllToAll) return alpha_beta(1, static_cast<double>(n - 1) / n * bytes, link);
-  return ring(kind, n, bytes, link);
+  double fraction = 0;
+  int steps = 0;
+  ring_shape(kind, n, &fraction, &steps);
+  if (kind == CollectiveKind::kAllToAll) fraction = static_cast<double>(n - 1) / n, steps = 1;
+  return alpha_beta(steps, link.pair_links ? fraction / (n - 1) * bytes : fraction * bytes, link);
 }
 
 // NVLS: k = clamp(floor(S / 1 MiB), 1, 8) chunks, k + 1 steps; up and down flows overlap.

@@ -16,7 +16,9 @@ namespace trainsim {
 // One tier's link as a collective sees it.
 struct LinkCost {
   Seconds alpha = 0;         // one-way latency of a transfer, seconds
-  BytesPerSecond beta = 0;   // per-device bandwidth a flow reaches, bytes/s
+  BytesPerSecond beta = 0;   // bandwidth one flow reaches, bytes/s (per device, or per pair link)
+  bool pair_links = false;   // every member pair has its own link of beta (full mesh): flows to
+                             // different peers do not share a port
 };
 
 struct CollectiveCost {

@@ -22,8 +22,8 @@ int CommCosts::tier_between(int a, int b) const {
 LinkCost CommCosts::link(int tier) const {
   if (run_.platform.tiers.empty()) return {};
   const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
-  const double per_peer = t.topology == Topology::kFullMesh ? t.link_bandwidth : t.bandwidth;
-  return {t.latency, per_peer * t.planes * t.efficiency};
+  const bool mesh = t.topology == Topology::kFullMesh;
+  return {t.latency, (mesh ? t.link_bandwidth : t.bandwidth) * t.planes * t.efficiency, mesh};
 }
 
 Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {

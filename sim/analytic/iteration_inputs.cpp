@@ -37,36 +37,55 @@ Payloads payloads(const RunSpec& run) {
   return p;
 }
 
+struct TpCosts {
+  double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
+  bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
+  bool split_w = false;           // ZB-H1: weight-gradient kernels run in a separate W pass
+};
+
+// One block's TP collectives in one pass: the SP all-gather before the first GEMM and the reduction
+// after the last. Without overlap the next kernel waits for them, except that in an unsplit
+// backward the weight-gradient kernels after the last input-gradient GEMM run beside the
+// reduction; with overlap only what outlasts its GEMM is exposed. The backward's SP re-gather of
+// the GEMM input runs beside the input-gradient GEMM.
+void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
+                  StageInputs& out) {
+  const double gather = gathers ? tp.gather : 0, reduce = reduces ? tp.reduce : 0;
+  const double first = backward ? b.backward_first_gemm : b.forward_first_gemm;
+  const double last = backward ? b.backward_last_gemm : b.forward_last_gemm;
+  double beside = 0;
+  if (tp.overlap) beside = std::min(gather, first) + std::min(reduce, last);
+  else if (backward && !tp.split_w) beside = std::min(reduce, b.wgrad_after_last_gemm);
+  out.tp_exposed += gather + reduce - beside;
+  out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
+  if (!backward) out.tp_hidden_forward += beside;
+}
+
 // Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
 void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, double layer_params, StageInputs& out) {
   const auto& s = run.strategy;
-  const bool sp = s.sequence_parallel, overlap_tp = s.overlap.tp_comm;
-  const double reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
-  const double gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp) : 0;
+  const bool sp = s.sequence_parallel;
+  TpCosts tp;
+  tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
+  tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp) : 0;
+  tp.overlap = s.overlap.tp_comm;
+  tp.split_w = s.schedule == "zb-h1";
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
   const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
   const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;
   const double kv_hidden = std::min(kv, bt.attention_kernel / s.cp);
-  const double tp_pass = 2 * (reduce + gather);  // attention and FFN block, one pass
-  // Backward: the reduction after the last input-gradient GEMM runs beside the weight-gradient
-  // kernels that follow it (not when ZB-H1 splits them off into W).
-  const bool split_w = s.schedule == "zb-h1";
-  auto backward_reduce = [&](const BlockPassTimes& b, double gathers) {
-    if (s.tp <= 1) return;
-    const double beside = split_w || overlap_tp ? 0 : std::min(reduce, b.wgrad_after_last_gemm);
-    out.tp_hidden += beside;
-    (overlap_tp ? out.tp_hidden : out.tp_exposed) += reduce - beside + gathers;
-  };
   int position = 0;
   for (const ChunkLayers& c : chunks) {
+    if (c.has_embedding) out.tp_exposed += tp.reduce;  // vocab-parallel embedding's reduction
+    if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
       const int forwards = full ? 2 : 1;
-      (overlap_tp ? out.tp_hidden : out.tp_exposed) += forwards * tp_pass;
-      backward_reduce(bt.attention, gather);
-      backward_reduce(is_moe_layer(run.model, l) ? bt.moe : bt.mlp, gather);
-      out.tp_hidden += 2 * gather;  // SP re-gather of the GEMM input for the weight gradient
+      for (const BlockPassTimes* b : {&bt.attention, is_moe_layer(run.model, l) ? &bt.moe : &bt.mlp}) {
+        for (int f = 0; f < forwards; ++f) add_tp_block(tp, *b, false, sp, true, out);
+        add_tp_block(tp, *b, true, sp, true, out);
+      }
       if (is_moe_layer(run.model, l)) out.ep_exposed += (forwards + 1) * a2a;
       out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
       out.cp_hidden += forwards * kv_hidden;
@@ -79,11 +98,6 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     const double first = s.overlap.zero_param_gather ? passes : 2 * layers;  // gathers the compute waits for
     out.zero3_exposed += first * ag;
     out.zero3_hidden += (2 * layers - first) * ag + layers * rs;
-  }
-  for (const ChunkLayers& c : chunks) {
-    if (c.has_embedding && s.tp > 1) out.tp_exposed += reduce;
-    if (c.has_output && s.tp > 1) (overlap_tp ? out.tp_hidden : out.tp_exposed) += gather;
-    if (c.has_output) backward_reduce(bt.output, 0);
   }
 }
 

@@ -22,6 +22,7 @@ struct StageInputs {
   double optimizer = 0;        // optimizer step, once per iteration
   double tp_exposed = 0;       // TP collectives the next kernel waits for, per micro-batch
   double tp_hidden = 0;        // TP collectives beside compute (SP re-gather; all with overlap.tp_comm)
+  double tp_hidden_forward = 0;  // the part of tp_hidden beside forward kernels
   double cp_exposed = 0;       // CP K/V exchange not hidden behind the local attention block, per micro-batch
   double cp_hidden = 0;        // CP exchange hidden behind the local block, per micro-batch
   double ep_exposed = 0;       // EP dispatch + combine, per micro-batch

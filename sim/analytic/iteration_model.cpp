@@ -28,8 +28,8 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, const Iter
   const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
   const double both = 0.5 * th.dp_scale * s.zero3_hidden + sends;
   const double k = in.comm_interference * th.interference;
-  w.interference_forward = k * (s.cp_hidden + both);
-  w.interference = w.interference_forward + k * (s.tp_hidden + both);
+  w.interference_forward = k * (s.cp_hidden + s.tp_hidden_forward + both);
+  w.interference = w.interference_forward + k * (s.tp_hidden - s.tp_hidden_forward + both);
   return w;
 }
 

@@ -20,11 +20,22 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     bwd = with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
   const AcceleratorSpec& acc = run.platform.accelerator;
   BlockPassTimes t;
-  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);
+  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);  // GEMM bounds below
   int last_gemm = -1;
   for (size_t i = 0; i < bwd.size(); ++i) {
-    (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += kernel_time(bwd[i], acc, run.precision);
-    if (!bwd[i].weight_grad && bwd[i].cls == KernelClass::kGemm) last_gemm = static_cast<int>(i);
+    const Seconds time = kernel_time(bwd[i], acc, run.precision);
+    (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += time;
+    if (bwd[i].weight_grad || bwd[i].cls != KernelClass::kGemm) continue;
+    if (last_gemm < 0) t.backward_first_gemm = time;
+    t.backward_last_gemm = time;
+    last_gemm = static_cast<int>(i);
+  }
+  bool first = true;
+  for (const Kernel& k : fwd) {
+    if (k.cls != KernelClass::kGemm) continue;
+    const Seconds time = kernel_time(k, acc, run.precision);
+    if (first) t.forward_first_gemm = time, first = false;
+    t.forward_last_gemm = time;
   }
   for (size_t i = static_cast<size_t>(last_gemm + 1); last_gemm >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
     t.wgrad_after_last_gemm += kernel_time(bwd[i], acc, run.precision);
