@@ -12,6 +12,7 @@
 #include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
@@ -101,24 +102,80 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   }
 }
 
+// Parameters of one layer, of the embedding and of the output layer on one device (counts).
+struct LayerParams {
+  std::vector<double> layer;  // by global layer index
+  double embedding = 0, output = 0;
+};
+
+LayerParams layer_params_of(const RunSpec& run) {
+  const auto& s = run.strategy;
+  LayerParams p;
+  for (int l = 0; l < run.model.layers; ++l)
+    p.layer.push_back(static_cast<double>(device_params(run.model, {l}, false, false, s.tp, s.ep).total()));
+  p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
+  p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());
+  return p;
+}
+
+// Gradient buckets in the order their last backward completes them (chunks in reverse, output
+// first, layers descending, embedding last), cut once a bucket reaches grad_bucket_size, as the
+// graph builder cuts them (sim/graph/grad_sync.cpp). Bytes per bucket.
+std::vector<Bytes> grad_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
+                                double element) {
+  std::vector<double> ready;
+  for (auto c = chunks.rbegin(); c != chunks.rend(); ++c) {
+    if (c->has_output) ready.push_back(lp.output);
+    for (int l = c->first_layer + c->layer_count - 1; l >= c->first_layer; --l) ready.push_back(lp.layer[static_cast<size_t>(l)]);
+    if (c->has_embedding) ready.push_back(lp.embedding);
+  }
+  std::vector<Bytes> buckets;
+  double bucket = 0;
+  for (size_t i = 0; i < ready.size(); ++i) {
+    bucket += ready[i];
+    if (i + 1 < ready.size() && bucket * element < run.strategy.grad_bucket_size) continue;
+    buckets.push_back(bucket * element);
+    bucket = 0;
+  }
+  return buckets;
+}
+
+// ZeRO-1/2 parameter gathers with prefetch: per chunk, embedding and layers in forward order (the
+// output joins the last layer), cut once a bucket reaches grad_bucket_size (grad_sync.cpp).
+std::vector<Bytes> param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
+                                 double element) {
+  std::vector<Bytes> buckets;
+  for (const ChunkLayers& c : chunks) {
+    double params = c.has_embedding ? lp.embedding : 0;
+    const int end = c.first_layer + c.layer_count;
+    for (int l = c.first_layer; l < end; ++l) {
+      params += lp.layer[static_cast<size_t>(l)] + (l + 1 == end && c.has_output ? lp.output : 0);
+      if (params * element < run.strategy.grad_bucket_size && l + 1 < end) continue;
+      buckets.push_back(params * element);
+      params = 0;
+    }
+  }
+  return buckets;
+}
+
 // Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers.
 void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
-                 StageInputs& out) {
+                 const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
   const auto& s = run.strategy;
   if (s.dp <= 1) return;
   const bool sharded = s.zero_stage == 1 || s.zero_stage == 2;
   if (s.zero_stage < 3) {
-    const double grads = params * pl.grad_element;
-    const double buckets = std::max(1.0, std::ceil(grads / s.grad_bucket_size));
     const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
-    out.dp_last_bucket = cc.collective(rank, Dim::kDp, kind, grads / buckets);
-    out.dp_reduce = buckets * out.dp_last_bucket;
+    for (Bytes b : grad_buckets(run, chunks, lp, pl.grad_element)) {
+      out.dp_last_bucket = cc.collective(rank, Dim::kDp, kind, b);
+      out.dp_reduce += out.dp_last_bucket;
+    }
   }
   if (!sharded) return;
-  const double bytes = params * pl.param_element;
-  const double buckets = s.overlap.zero_param_gather ? std::max(1.0, std::ceil(bytes / s.grad_bucket_size)) : 1.0;
-  out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes / buckets);
-  out.param_gather = buckets * out.param_first_bucket;
+  const std::vector<Bytes> gathers = s.overlap.zero_param_gather ? param_buckets(run, chunks, lp, pl.param_element)
+                                                                 : std::vector<Bytes>{params * pl.param_element};
+  for (Bytes b : gathers) out.param_gather += cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, b);
+  out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, gathers.front());
 }
 
 }  // namespace
@@ -135,6 +192,7 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   const CommCosts cc(run);
   const Payloads pl = payloads(run);
   const BlockTimes bt = block_times(run);
+  const LayerParams lp = layer_params_of(run);
   for (int stage = 0; stage < s.pp; ++stage) {
     const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
     const StageCompute c = stage_compute(run, bt, chunks);
@@ -149,7 +207,7 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
     for (const ChunkLayers& ch : chunks) layers += ch.layer_count;
     const double layer_params = layers > 0 ? c.params / layers : 0;  // ZeRO-3 gathers, mean layer
     add_layer_comm(run, cc, rank, pl, bt, chunks, layer_params, st);
-    add_dp_comm(run, cc, rank, pl, c.params, st);
+    add_dp_comm(run, cc, rank, pl, c.params, chunks, lp, st);
     if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
     in.stages.push_back(st);
   }

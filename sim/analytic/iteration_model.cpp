@@ -11,11 +11,15 @@ struct StageWork {
   double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
   double interference = 0;                           // compute slowdown per micro-batch
   double interference_forward = 0;                   // its part during the forward
-  double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference; }
+  double pp_wait = 0;                                // sends the compute waits for (no p2p overlap)
+  double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference + pp_wait; }
 };
 
-StageWork stage_work(const IterationInputs& in, const StageInputs& s, const IterationTheta& th) {
+StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage, const IterationTheta& th) {
   StageWork w;
+  const int p = in.shape.stages;
+  const double sent = 2.0 * in.shape.virtual_stages - (stage == 0 ? 1 : 0) - (stage == p - 1 ? 1 : 0);
+  if (!in.overlap_pp && p > 1) w.pp_wait = th.bubble_scale * sent * s.pp_hop;  // counted in the bubble term
   w.forward = th.compute_scale * s.forward;
   w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
   w.recompute = th.compute_scale * s.recompute;
@@ -33,28 +37,33 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, const Iter
   return w;
 }
 
-// Closed-form bubble with the mean per-chunk pass times over stages, plus the p2p hops of the
-// fill and drain.
+// Closed-form bubble plus the p2p hops of the fill and drain. The slowest stage sets the steady
+// state (m max t); the fill and drain pass through the others, so the schedule's uniform-stage
+// bubble is taken with the mean per-chunk pass times of the stages other than the slowest (for
+// 1F1B: sum_s t_s - max_s t_s; equal stages give the published (p-1)(F+B)).
 double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& work, double th_compute) {
   const int p = in.shape.stages;
   if (p <= 1) return 0;
+  size_t slowest = 0;
+  for (size_t s = 1; s < work.size(); ++s)
+    if (work[s].per_microbatch() > work[slowest].per_microbatch()) slowest = s;
   ChunkPassTimes mean;
-  double hop = 0;
+  double hop = 0, w_total = 0;
   for (size_t s = 0; s < work.size(); ++s) {
+    hop += in.stages[s].pp_hop;
+    if (s == slowest) continue;
     const StageWork& w = work[s];
-    const double exposed = w.tp + w.cp + w.ep + w.zero3;
+    const double exposed = w.tp + w.cp + w.ep + w.zero3 + w.pp_wait;
     const double compute = w.forward + w.backward + w.recompute;
     const double forward_share = compute > 0 ? w.forward / compute : 0.5;
     mean.forward += w.forward + forward_share * (exposed + w.interference);
     mean.backward_input += w.recompute + w.backward + (1 - forward_share) * (exposed + w.interference);
-    hop += in.stages[s].pp_hop;
+    w_total += in.stages[s].weight_grad;
   }
-  const double scale = 1.0 / (p * in.shape.virtual_stages);
+  const double scale = 1.0 / ((p - 1) * in.shape.virtual_stages);
   mean.forward *= scale;
-  mean.backward_input *= scale;  // W stays inside B except for ZB-H1, which splits it off below
+  mean.backward_input *= scale;  // W stays inside B except for ZB-H1, which splits it off
   if (in.schedule->name == "zb-h1") {
-    double w_total = 0;
-    for (const StageInputs& s : in.stages) w_total += s.weight_grad;
     mean.weight_grad = th_compute * w_total * scale;
     mean.backward_input -= mean.weight_grad;
   }
@@ -82,7 +91,7 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   std::vector<StageWork> work;
   double slowest = 0;
   for (const StageInputs& s : in.stages) {
-    work.push_back(stage_work(in, s, th));
+    work.push_back(stage_work(in, s, static_cast<int>(work.size()), th));
     slowest = std::max(slowest, work.back().per_microbatch());
   }
   const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);

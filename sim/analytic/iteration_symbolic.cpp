@@ -29,7 +29,12 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << num(st.pp_hop) << ", " << num(st.dp_reduce) << ", " << num(st.dp_last_bucket) << ", "
     << num(st.param_gather) << ", " << num(st.param_first_bucket) << ", " << num(st.optimizer) << "\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
-    << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k << "\n";
+    << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
+  if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
+    const int sent = 2 * in.shape.virtual_stages - (s == 0 ? 1 : 0) - (s == in.shape.stages - 1 ? 1 : 0);
+    o << " + b*" << sent << "*hop" << k;
+  }
+  o << "\n";
 }
 
 void end_lines(std::ostringstream& o, const IterationInputs& in) {
