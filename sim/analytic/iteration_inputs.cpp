@@ -64,7 +64,7 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
 
 // Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
 void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
-                    const std::vector<ChunkLayers>& chunks, double layer_params, StageInputs& out) {
+                    const std::vector<ChunkLayers>& chunks, StageInputs& out) {
   const auto& s = run.strategy;
   const bool sp = s.sequence_parallel;
   TpCosts tp;
@@ -92,14 +92,6 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
       out.cp_hidden += forwards * kv_hidden;
     }
   }
-  if (s.zero_stage == 3 && s.dp > 1) {
-    const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, layer_params * pl.param_element);
-    const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, layer_params * pl.grad_element);
-    const double layers = static_cast<double>(position), passes = 2.0 * static_cast<double>(chunks.size());
-    const double first = s.overlap.zero_param_gather ? passes : 2 * layers;  // gathers the compute waits for
-    out.zero3_exposed += first * ag;
-    out.zero3_hidden += (2 * layers - first) * ag + layers * rs;
-  }
 }
 
 // Parameters of one layer, of the embedding and of the output layer on one device (counts).
@@ -116,6 +108,37 @@ LayerParams layer_params_of(const RunSpec& run) {
   p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
   p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());
   return p;
+}
+
+// ZeRO-3 (per micro-batch): each layer's parameters gathered before its forward and again before
+// its backward, its gradients reduce-scattered after it; all on the one DP stream, in order.
+// Without prefetch the compute waits for each gather, and a backward gather queues behind the
+// previous layer's reduce-scatter. With one layer of prefetch only the first gather of each chunk
+// pass waits; the others wait for what outlasts the previous layer's compute.
+void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
+                    const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
+  const auto& s = run.strategy;
+  if (s.zero_stage != 3 || s.dp <= 1) return;
+  const bool prefetch = s.overlap.zero_param_gather;
+  for (const ChunkLayers& c : chunks) {
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) {
+      const double params = lp.layer[static_cast<size_t>(l)];
+      const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+      const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
+      const double fwd = bt.attention.forward + ffn.forward;
+      const double bwd = bt.attention.backward_input + bt.attention.weight_grad + ffn.backward_input + ffn.weight_grad;
+      // The forward walks the layers up, the backward down: lowest and highest open their pass.
+      const bool lowest = l == c.first_layer, highest = l == c.first_layer + c.layer_count - 1;
+      double exposed = 0;
+      // The lowest layer's reduce-scatter is waited for by the next pass's first gather (or, after
+      // the last micro-batch, by the optimizer): m of them per iteration, one per micro-batch.
+      if (!prefetch) exposed = 2 * ag + (highest ? 0 : rs) + (lowest ? rs : 0);
+      else exposed = (lowest ? ag + rs : std::max(0.0, ag - fwd)) + (highest ? ag : std::max(0.0, ag + rs - bwd));
+      out.zero3_exposed += exposed;
+      out.zero3_hidden += std::max(0.0, 2 * ag + rs - exposed);
+    }
+  }
 }
 
 // Gradient buckets in the order their last backward completes them (chunks in reverse, output
@@ -203,10 +226,8 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
     st.recompute = c.recompute;
     st.optimizer = c.optimizer;
     const int rank = cc.mesh().rank_at_stage(0, stage);
-    int layers = 0;
-    for (const ChunkLayers& ch : chunks) layers += ch.layer_count;
-    const double layer_params = layers > 0 ? c.params / layers : 0;  // ZeRO-3 gathers, mean layer
-    add_layer_comm(run, cc, rank, pl, bt, chunks, layer_params, st);
+    add_layer_comm(run, cc, rank, pl, bt, chunks, st);
+    add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);
     add_dp_comm(run, cc, rank, pl, c.params, chunks, lp, st);
     if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
     in.stages.push_back(st);
