@@ -70,14 +70,63 @@ double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& 
   return in.schedule->bubble(in.shape, mean) + 2.0 * (p - 1) * hop / p;
 }
 
-double dp_exposed(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
-  const double reduce = th.dp_scale * s.dp_reduce, last = th.dp_scale * s.dp_last_bucket;
-  double exposed = in.overlap_dp ? std::max(last, reduce - th.dp_overlap * (w.backward + w.recompute)) : reduce;
-  if (!in.overlap_param_gather) exposed += th.dp_scale * s.param_gather;
-  return std::max(0.0, exposed);
+// What happens once per iteration around the pipeline on one stage, seconds.
+struct StageEdges {
+  double start = 0;       // before the first forward can run: ZeRO-1/2 prefetched parameter gathers
+  double dp = 0;          // after the last backward: DP reduction not hidden, parameter gather without prefetch
+  double slow_start = 0;  // interference of the gathers hidden behind the first forward
+  double slow_end = 0;    // interference of the reduction hidden behind the last backward
+};
+
+// Prefetched gathers start the iteration on the DP stream: the first forward waits for the first
+// bucket and for whatever of all buckets outlasts it. The DP reduction hides behind the last
+// backward except its last bucket (dp_overlap: the share of that backward it can use). Hidden
+// traffic slows the compute it runs beside by comm_interference.
+StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
+  StageEdges e;
+  const double k = in.comm_interference * th.interference;
+  const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
+  if (in.overlap_param_gather) {
+    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - w.forward);
+    e.slow_start = k * std::max(0.0, gather - e.start);
+  } else {
+    e.dp = gather;
+  }
+  double exposed = reduce;
+  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * (w.backward + w.recompute));
+  exposed = std::max(0.0, exposed);
+  e.dp += exposed;
+  e.slow_end = k * (reduce - exposed);
+  return e;
+}
+
+StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double iteration) {
+  StageEstimate out;
+  auto& t = out.terms;
+  const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
+  t[0] = m * (w.forward + w.interference_forward) + e.slow_start;
+  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end;
+  t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
+  t[3] = optimizer;
+  t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
+  t[7] = m * w.zero3 + e.dp + e.start;
+  double used = 0;
+  for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
+  t[8] = std::max(0.0, iteration - used);
+  return out;
 }
 
 }  // namespace
+
+int slowest_stage(const IterationInputs& in, const IterationTheta& th) {
+  int slowest = 0;
+  double t = -1;
+  for (int s = 0; s < in.shape.stages; ++s) {
+    const double ts = stage_work(in, in.stages[static_cast<size_t>(s)], s, th).per_microbatch();
+    if (ts > t) t = ts, slowest = s;
+  }
+  return slowest;
+}
 
 const char* term_name(IterationTerm t) {
   static const char* const names[] = {"forward",    "backward",   "recompute",  "optimizer",  "exposed_tp",
@@ -95,32 +144,21 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     slowest = std::max(slowest, work.back().per_microbatch());
   }
   const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);
-  const double start = in.overlap_param_gather && !in.stages.empty() ? th.dp_scale * in.stages[0].param_first_bucket : 0;
   IterationEstimate out;
-  std::vector<double> dp(static_cast<size_t>(p));
+  std::vector<StageEdges> edges;
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
-    dp[static_cast<size_t>(s)] = dp_exposed(in, in.stages[static_cast<size_t>(s)], w, th);
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    edges.push_back(stage_edges(in, st, w, th));
+    const StageEdges& e = edges.back();
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    const double end = pipeline - head_start + dp[static_cast<size_t>(s)] + th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
-    out.iteration_time = std::max(out.iteration_time, end + start);
+    const double end = e.start + e.slow_start + pipeline - head_start + e.slow_end + e.dp + th.compute_scale * st.optimizer;
+    out.iteration_time = std::max(out.iteration_time, end);
   }
   for (int s = 0; s < p; ++s) {
-    const StageWork& w = work[static_cast<size_t>(s)];
-    StageEstimate e;
-    auto& t = e.terms;
-    const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
-    t[0] = m * (w.forward + w.interference_forward);
-    t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd));
-    t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
-    t[3] = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
-    t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
-    t[7] = m * w.zero3 + dp[static_cast<size_t>(s)] + (s == 0 ? start : 0);
-    double used = 0;
-    for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
-    t[8] = std::max(0.0, out.iteration_time - used);
-    for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += t[static_cast<size_t>(k)] / p;
-    out.stages.push_back(e);
+    const double optimizer = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
+    out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m, optimizer, out.iteration_time));
+    for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
   }
   return out;
 }

@@ -40,5 +40,8 @@ struct IterationEstimate {
 };
 
 [[nodiscard]] IterationEstimate estimate_iteration(const IterationInputs& in, const IterationTheta& theta);
+// The stage with the largest time per micro-batch t_s (the first of equals): it sets the steady
+// state, and the bubble is taken over the others.
+[[nodiscard]] int slowest_stage(const IterationInputs& in, const IterationTheta& theta);
 
 }  // namespace trainsim

@@ -1,6 +1,8 @@
 // SymPy text of the iteration formulas (see iteration_symbolic.hpp; equations in iteration_model.hpp).
 #include "sim/analytic/iteration_symbolic.hpp"
 
+#include "sim/analytic/iteration_model.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -40,16 +42,21 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
 void end_lines(std::ostringstream& o, const IterationInputs& in) {
   const int p = in.shape.stages;
   for (int s = 0; s < p; ++s) {
-    const std::string k = "_" + std::to_string(s);
-    std::string dp = in.overlap_dp ? "Max(s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*c*(Bi" + k + " + W" + k + " + R" + k + "))"
-                                   : "s_dp*DP" + k;
-    if (!in.overlap_param_gather) dp += " + s_dp*AG" + k;
-    o << "end" << k << " = pipeline - " << s << "*c*(Bi" << k << " + W" << k << " + R" << k << ")/v + " << dp
-      << " + c*OPT" << k << "\n";
+    const std::string k = "_" + std::to_string(s), bwd = "c*(Bi" + k + " + W" + k + " + R" + k + ")";
+    if (in.overlap_param_gather) {
+      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - c*F" << k << ")\n";
+      o << "slow_start" << k << " = kappa*i*Max(0, s_dp*AG" << k << " - start" << k << ")\n";
+    } else {
+      o << "start" << k << ", slow_start" << k << " = 0, 0\n";
+    }
+    o << "DPexp" << k << " = "
+      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*" + bwd + ")" : "s_dp*DP" + k) << "\n";
+    o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
+      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << "\n";
   }
   o << "T = Max(";
   for (int s = 0; s < p; ++s) o << (s ? ", " : "") << "end_" << s;
-  o << ")" << (in.overlap_param_gather ? " + s_dp*AG1_0" : "") << "  # iteration time, s\n";
+  o << ")  # iteration time, s\n";
 }
 
 }  // namespace
@@ -64,20 +71,26 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
     << "p, m, v, kappa = " << p << ", " << in.shape.microbatches << ", " << in.shape.virtual_stages << ", "
     << num(in.comm_interference) << "\n";
   for (int s = 0; s < p; ++s) stage_lines(o, in, s);
-  o << "# schedule " << in.schedule->name << ": mean per-chunk pass times over stages\n";
+  const int slowest = slowest_stage(in, th);
+  o << "# schedule " << in.schedule->name << "; stage " << slowest << " is the slowest (largest t): the bubble takes\n"
+    << "# the mean per-chunk pass times of the other stages\n";
   std::string sum_f, sum_w, sum_t, hops, ts;
   for (int s = 0; s < p; ++s) {
     const std::string k = "_" + std::to_string(s), plus = s ? " + " : "";
-    sum_f += plus + "t" + k + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
     hops += plus + "hop" + k;
-    sum_w += plus + "W" + k;
-    sum_t += plus + "t" + k;
     ts += (s ? ", " : "") + std::string("t") + k;
+    if (s == slowest) continue;
+    const std::string add = sum_t.empty() ? "" : " + ";
+    sum_f += add + "t" + k + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
+    sum_w += add + "W" + k;
+    sum_t += add + "t" + k;
   }
   const bool split_w = in.schedule->name == "zb-h1";
-  o << "F = (" << sum_f << ")/(p*v)\n"
-    << "W = " << (split_w ? "c*(" + sum_w + ")/(p*v)" : std::string("0")) << "\n"
-    << "Bi = (" << sum_t << ")/(p*v) - F - W\n";
+  if (p > 1) {
+    o << "F = (" << sum_f << ")/((p - 1)*v)\n"
+      << "W = " << (split_w ? "c*(" + sum_w + ")/((p - 1)*v)" : std::string("0")) << "\n"
+      << "Bi = (" << sum_t << ")/((p - 1)*v) - F - W\n";
+  }
   o << "pipeline = m*Max(" << ts << ")"
     << (p > 1 ? " + b*(" + in.schedule->bubble_sympy + " + 2*(p - 1)*(" + hops + ")/p)" : std::string()) << "\n";
   end_lines(o, in);

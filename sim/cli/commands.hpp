@@ -26,5 +26,6 @@ Command validate_command();
 Command calibrate_command();
 Command kernels_command();
 Command estimate_command();
+Command fit_command();
 
 }  // namespace trainsim

@@ -1,0 +1,98 @@
+// Coordinate-descent least squares for theta (see theta_fit.hpp).
+#include "sim/analytic/theta_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace trainsim {
+namespace {
+
+// Search interval of each coefficient, in theta_fields() order: scales in [0.5, 2], the DP overlap
+// share in [0, 1.5], the interference multiplier in [0, 3].
+struct Range { double lo, hi; };
+Range range_of(const char* name) {
+  const std::string n(name);
+  if (n == "dp_overlap") return {0, 1.5};
+  if (n == "interference") return {0, 3};
+  return {0.5, 2};
+}
+
+double loss(const std::vector<IterationInputs>& in, const std::vector<ObservedIteration>& obs, const IterationTheta& th) {
+  double sum = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const double e = estimate_iteration(in[i], th).iteration_time / obs[i].iteration_time - 1;
+    sum += e * e;
+  }
+  return sum;
+}
+
+// Golden-section search of one coefficient on its range; keeps the old value unless better.
+void line_search(const std::vector<IterationInputs>& in, const std::vector<ObservedIteration>& obs, IterationTheta& th,
+                 double IterationTheta::*field, Range r) {
+  const double phi = (std::sqrt(5.0) - 1) / 2;
+  const double before = th.*field, best_loss = loss(in, obs, th);
+  double a = r.lo, b = r.hi;
+  auto at = [&](double x) { th.*field = x; return loss(in, obs, th); };
+  double c = b - phi * (b - a), d = a + phi * (b - a), fc = at(c), fd = at(d);
+  for (int k = 0; k < 40; ++k) {
+    if (fc < fd) b = d, d = c, fd = fc, c = b - phi * (b - a), fc = at(c);
+    else a = c, c = d, fc = fd, d = a + phi * (b - a), fd = at(d);
+  }
+  const double x = (a + b) / 2;
+  th.*field = at(x) < best_loss ? x : before;
+}
+
+// Linear least squares through the origin of one scale: the replayed terms y against the formula's
+// terms x at theta = 1, theta = sum(x y) / sum(x x); 1 when the runs never show the term.
+double scale_fit(const std::vector<IterationEstimate>& plain, const std::vector<ObservedIteration>& obs,
+                 std::initializer_list<IterationTerm> terms) {
+  double xy = 0, xx = 0;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    double x = 0, y = 0;
+    for (IterationTerm t : terms) x += plain[i].mean[static_cast<size_t>(t)], y += obs[i].terms[static_cast<size_t>(t)];
+    const double w = 1 / (obs[i].iteration_time * obs[i].iteration_time);  // relative errors
+    xy += w * x * y, xx += w * x * x;
+  }
+  return xx > 0 ? std::clamp(xy / xx, 0.5, 2.0) : 1.0;
+}
+
+}  // namespace
+
+IterationTheta fit_theta(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed) {
+  IterationTheta th;
+  if (inputs.empty()) return th;
+  std::vector<IterationEstimate> plain;
+  for (const IterationInputs& in : inputs) plain.push_back(estimate_iteration(in, th));
+  using T = IterationTerm;
+  th.compute_scale = scale_fit(plain, observed, {T::kForward, T::kBackward, T::kRecompute, T::kOptimizer});
+  th.tp_scale = scale_fit(plain, observed, {T::kTp});
+  th.cp_scale = scale_fit(plain, observed, {T::kCp});
+  th.ep_scale = scale_fit(plain, observed, {T::kEp});
+  th.dp_scale = scale_fit(plain, observed, {T::kDp});
+  th.bubble_scale = scale_fit(plain, observed, {T::kBubble});
+  // The two coefficients no single term shows: on the iteration time, one line search each.
+  for (const ThetaField& f : theta_fields()) {
+    const std::string name(f.name);
+    if (name == "dp_overlap" || name == "interference") line_search(inputs, observed, th, f.value, range_of(f.name));
+  }
+  return th;
+}
+
+FitErrors fit_errors(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed,
+                     const IterationTheta& theta) {
+  FitErrors e;
+  if (inputs.empty()) return e;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IterationEstimate est = estimate_iteration(inputs[i], theta);
+    const double t = observed[i].iteration_time;
+    const double err = std::fabs(est.iteration_time - t) / t;
+    e.mean += err / inputs.size();
+    e.max = std::max(e.max, err);
+    for (int k = 0; k < kIterationTerms; ++k)
+      e.term[static_cast<size_t>(k)] += std::fabs(est.mean[static_cast<size_t>(k)] - observed[i].terms[static_cast<size_t>(k)]) / t / inputs.size();
+  }
+  return e;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,188 @@
+// `trainsim fit --platform P`: replays a seeded design of experiments (sim/cli/fit_design) in
+// parallel child processes, fits theta of the iteration formulas by least squares on a training
+// share of the runs (sim/analytic/theta_fit), reports formula-vs-replay error per term on the
+// held-out runs, and writes theta with its provenance beside the platform preset.
+#include <algorithm>
+#include <cmath>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <random>
+
+#include "sim/analytic/theta_fit.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/fit_design.hpp"
+#include "sim/cli/replay_terms.hpp"
+#include "sim/cli/theta_file.hpp"
+#include "sim/config/loader.hpp"
+#include "sim/core/child_process.hpp"
+#include "sim/core/error.hpp"
+
+namespace trainsim {
+namespace {
+
+struct FitSet {
+  std::vector<IterationInputs> inputs;
+  std::vector<ObservedIteration> observed;
+  std::vector<size_t> index;  // design point of each entry
+};
+
+int int_option(const ParsedArgs& a, const std::string& name, int fallback, int lo, int hi) {
+  const std::string text = a.get(name, std::to_string(fallback));
+  try {
+    const int v = std::stoi(text);
+    if (v >= lo && v <= hi) return v;
+  } catch (const std::exception&) {
+  }
+  throw UserError("--" + name + ": '" + text + "' is not an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+}
+
+std::string pct(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", 100 * f);
+  return buf;
+}
+
+std::vector<ObservedIteration> replay_all(const std::vector<DesignPoint>& points, int jobs) {
+  std::vector<std::function<std::string()>> fns;
+  for (const DesignPoint& p : points) fns.push_back([p] { return replay_terms_text(load_run(p.base, p.sets)); });
+  size_t done = 0;
+  const auto results = call_in_children(fns, jobs, nullptr, [&](size_t i, const std::string&) {
+    std::cerr << "[" << ++done << "/" << points.size() << "] " << (points[i].moe ? "moe   " : "dense ") << points[i].label() << "\n";
+  });
+  std::vector<ObservedIteration> out;
+  for (const std::string& r : results) {
+    const ReplayTerms t = parse_replay_terms(r);
+    out.push_back({t.iteration_time, t.mean});
+  }
+  return out;
+}
+
+FitSet subset(const FitSet& all, const std::vector<size_t>& which) {
+  FitSet s;
+  for (size_t i : which) {
+    s.inputs.push_back(all.inputs[i]);
+    s.observed.push_back(all.observed[i]);
+    s.index.push_back(all.index[i]);
+  }
+  return s;
+}
+
+void print_errors(std::ostream& out, const FitSet& train, const FitSet& test, const IterationTheta& th,
+                  const IterationTheta& plain) {
+  const FitErrors tr = fit_errors(train.inputs, train.observed, th), te = fit_errors(test.inputs, test.observed, th);
+  const FitErrors te0 = fit_errors(test.inputs, test.observed, plain);
+  out << "\nformula vs replay, |error| / replayed iteration time   train (" << train.inputs.size() << ")   test ("
+      << test.inputs.size() << ")   test, theta = 1\n";
+  for (int k = 0; k < kIterationTerms; ++k) {
+    std::string name = term_name(static_cast<IterationTerm>(k));
+    name.resize(16, ' ');
+    out << "  " << name << "mean                             " << pct(tr.term[static_cast<size_t>(k)]) << "       "
+        << pct(te.term[static_cast<size_t>(k)]) << "       " << pct(te0.term[static_cast<size_t>(k)]) << "\n";
+  }
+  out << "  iteration       mean                             " << pct(tr.mean) << "       " << pct(te.mean) << "       "
+      << pct(te0.mean) << "\n";
+  out << "  iteration       max                              " << pct(tr.max) << "       " << pct(te.max) << "       "
+      << pct(te0.max) << "\n";
+}
+
+// The held-out runs the formula misses most, worst first.
+void print_worst(std::ostream& out, const char* title, const FitSet& test, const std::vector<DesignPoint>& points,
+                 const IterationTheta& th) {
+  std::vector<std::pair<double, size_t>> errs;
+  for (size_t i = 0; i < test.inputs.size(); ++i) {
+    const double t = test.observed[i].iteration_time;
+    errs.emplace_back((estimate_iteration(test.inputs[i], th).iteration_time - t) / t, i);
+  }
+  std::sort(errs.begin(), errs.end(), [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
+  out << "\nworst " << title << " runs, (formula - replay) / replay:\n";
+  for (size_t k = 0; k < std::min<size_t>(5, errs.size()); ++k) {
+    const DesignPoint& p = points[test.index[errs[k].second]];
+    out << "  " << (errs[k].first < 0 ? "" : "+") << pct(errs[k].first) << "  " << (p.moe ? "moe   " : "dense ") << p.label() << "\n";
+  }
+}
+
+void write_theta(const std::string& path, const std::string& platform, const IterationTheta& th, const FitErrors& test,
+                 const FitErrors& train, uint64_t seed, const std::vector<DesignPoint>& points, const FitSet& test_set) {
+  std::ofstream out(path);
+  if (!out) throw UserError("--out: cannot write '" + path + "'");
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  out.precision(6);
+  out << "# Coefficients of trainsim's iteration formulas for this platform, fitted by `trainsim fit` to\n"
+      << "# replayed timelines (not to measured runs). Read by `trainsim estimate`.\n"
+      << "platform: " << platform << "\ntheta:\n";
+  for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
+  out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
+      << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"fit of the iteration formulas, sim/analytic/iteration_model\"\n"
+      << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
+      << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    const bool held_out = std::find(test_set.index.begin(), test_set.index.end(), i) != test_set.index.end();
+    out << "    - \"" << (held_out ? "test " : "train ") << (points[i].moe ? "moe " : "dense ") << points[i].label() << "\"\n";
+  }
+}
+
+int run_fit(const ParsedArgs& a) {
+  if (!a.has("platform")) throw UserError("fit: --platform NAME is required (see trainsim list)");
+  const std::string platform = a.get("platform");
+  const PlatformSpec spec = load_platform(platform);
+  const int samples = int_option(a, "samples", 48, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
+  const auto seed = static_cast<uint64_t>(int_option(a, "seed", 1, 0, 2147483647));
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<DesignPoint> points = sample_design(platform, samples, seed);
+  FitSet all;
+  for (size_t i = 0; i < points.size(); ++i) {
+    all.inputs.push_back(extract_iteration_inputs(load_run(points[i].base, points[i].sets)));
+    all.index.push_back(i);
+  }
+  all.observed = replay_all(points, jobs);
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(seed ^ 0x9e3779b97f4a7c15ull));
+  const size_t held = std::max<size_t>(1, points.size() / 4);
+  const FitSet test = subset(all, {order.begin(), order.begin() + static_cast<long>(held)});
+  const FitSet train = subset(all, {order.begin() + static_cast<long>(held), order.end()});
+  const IterationTheta th = fit_theta(train.inputs, train.observed);
+  std::cout << "fit        platform " << spec.name << ", seed " << seed << ", " << points.size() << " runs ("
+            << train.inputs.size() << " train, " << test.inputs.size() << " test, held out at random)\ntheta     ";
+  for (const ThetaField& f : theta_fields()) std::cout << " " << f.name << " " << th.*f.value;
+  std::cout << "\n";
+  print_errors(std::cout, train, test, th, IterationTheta{});
+  print_worst(std::cout, "held-out", test, points, th);
+  if (a.has("verbose")) print_worst(std::cout, "training (theta = 1)", train, points, IterationTheta{});
+  const std::string path = a.get("out", theta_path_for(spec));
+  write_theta(path, spec.name, th, fit_errors(test.inputs, test.observed, th), fit_errors(train.inputs, train.observed, th),
+              seed, points, test);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "\nwrote " << path << " (" << static_cast<int>(wall) << " s)\n";
+  return 0;
+}
+
+}  // namespace
+
+Command fit_command() {
+  CommandSpec spec;
+  spec.name = "fit";
+  spec.usage = "--platform NAME [options]";
+  spec.summary = "fit the iteration formulas' coefficients to replayed strategies; report train/test error";
+  spec.options = {
+      {"platform", "NAME", "platform preset (or path) to fit (required)"},
+      {"seed", "N", "seed of the design of experiments and of the train/test split (default 1)"},
+      {"samples", "N", "strategies to replay, alternating dense and MoE (default 48)"},
+      {"jobs", "N", "replays run in parallel child processes (default 2)"},
+      {"out", "FILE", "where to write theta (default: platforms/<platform>.theta.yaml beside the preset)"},
+      {"verbose", "", "also list the training runs the plain formula (theta = 1) misses most"}};
+  spec.details =
+      "Strategies are drawn over degrees, micro-batch, schedule, virtual stages, ZeRO stage, recompute, SP\n"
+      "and overlap switches for Llama 2 7B and Mixtral 8x7B cut to 8 layers; a quarter is held out for the\n"
+      "test error. The same platform and seed give the same runs and the same theta.";
+  spec.max_positionals = 0;
+  return {spec, run_fit};
+}
+
+}  // namespace trainsim
