@@ -1,19 +1,20 @@
-// Coordinate-descent least squares for theta (see theta_fit.hpp).
+// Fit of theta to replayed iterations (see theta_fit.hpp).
 #include "sim/analytic/theta_fit.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <string>
 
 namespace trainsim {
 namespace {
 
 // Search interval of each coefficient, in theta_fields() order: scales in [0.5, 2], the DP overlap
-// share in [0, 1.5], the interference multiplier in [0, 3].
+// share in [0, 1] (at most the whole last backward), the interference multiplier in [0, 3].
 struct Range { double lo, hi; };
 Range range_of(const char* name) {
   const std::string n(name);
-  if (n == "dp_overlap") return {0, 1.5};
+  if (n == "dp_overlap") return {0, 1};
   if (n == "interference") return {0, 3};
   return {0.5, 2};
 }
@@ -21,8 +22,7 @@ Range range_of(const char* name) {
 double loss(const std::vector<IterationInputs>& in, const std::vector<ObservedIteration>& obs, const IterationTheta& th) {
   double sum = 0;
   for (size_t i = 0; i < in.size(); ++i) {
-    const double e = estimate_iteration(in[i], th).iteration_time / obs[i].iteration_time - 1;
-    sum += e * e;
+    sum += std::fabs(estimate_iteration(in[i], th).iteration_time / obs[i].iteration_time - 1);
   }
   return sum;
 }
@@ -65,12 +65,19 @@ IterationTheta fit_theta(const std::vector<IterationInputs>& inputs, const std::
   std::vector<IterationEstimate> plain;
   for (const IterationInputs& in : inputs) plain.push_back(estimate_iteration(in, th));
   using T = IterationTerm;
-  th.compute_scale = scale_fit(plain, observed, {T::kForward, T::kBackward, T::kRecompute, T::kOptimizer});
-  th.tp_scale = scale_fit(plain, observed, {T::kTp});
-  th.cp_scale = scale_fit(plain, observed, {T::kCp});
-  th.ep_scale = scale_fit(plain, observed, {T::kEp});
-  th.dp_scale = scale_fit(plain, observed, {T::kDp});
-  th.bubble_scale = scale_fit(plain, observed, {T::kBubble});
+  const std::pair<double IterationTheta::*, double> scales[] = {
+      {&IterationTheta::compute_scale, scale_fit(plain, observed, {T::kForward, T::kBackward, T::kRecompute, T::kOptimizer})},
+      {&IterationTheta::tp_scale, scale_fit(plain, observed, {T::kTp})},
+      {&IterationTheta::cp_scale, scale_fit(plain, observed, {T::kCp})},
+      {&IterationTheta::ep_scale, scale_fit(plain, observed, {T::kEp})},
+      {&IterationTheta::dp_scale, scale_fit(plain, observed, {T::kDp})},
+      {&IterationTheta::bubble_scale, scale_fit(plain, observed, {T::kBubble})}};
+  // A term's own fit is kept only where it also brings the iteration times closer.
+  for (const auto& [field, value] : scales) {
+    const double before = loss(inputs, observed, th), old = th.*field;
+    th.*field = value;
+    if (loss(inputs, observed, th) >= before) th.*field = old;
+  }
   // The two coefficients no single term shows: on the iteration time, one line search each.
   for (const ThetaField& f : theta_fields()) {
     const std::string name(f.name);

@@ -1,10 +1,11 @@
-// Least-squares fit of theta (iteration_theta.hpp) to replayed iterations. Each scale is fitted on
-// its own term: weighted linear least squares through the origin of the replay's term against the
-// formula's term at theta = 1 (weights 1/T_replay^2, so errors count relative to the iteration),
-// clamped to [0.5, 2]. The two coefficients no single term shows (the DP overlap share and the
-// interference multiplier) are then fitted on the iteration time by a golden-section line search
-// minimising sum (T_formula - T_replay)^2 / T_replay^2. Deterministic: the same runs give the same
-// theta. Pure.
+// Fit of theta (iteration_theta.hpp) to replayed iterations. Each scale is fitted on its own term:
+// weighted linear least squares through the origin of the replay's term against the formula's term
+// at theta = 1 (weights 1/T_replay^2, so errors count relative to the iteration), clamped to
+// [0.5, 2], and kept only where it also lowers the iteration-time loss below. The two coefficients
+// no single term shows (the DP overlap share and the interference multiplier) are then fitted on
+// the iteration time by a golden-section line search minimising sum |T_formula - T_replay| /
+// T_replay (absolute, not squared: the few runs the formulas miss badly would otherwise pull every
+// coefficient). Deterministic: the same runs give the same theta. Pure.
 #pragma once
 #include <array>
 #include <vector>

@@ -131,7 +131,7 @@ int run_fit(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("fit: --platform NAME is required (see trainsim list)");
   const std::string platform = a.get("platform");
   const PlatformSpec spec = load_platform(platform);
-  const int samples = int_option(a, "samples", 48, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
+  const int samples = int_option(a, "samples", 96, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
   const auto seed = static_cast<uint64_t>(int_option(a, "seed", 1, 0, 2147483647));
   const auto start = std::chrono::steady_clock::now();
   const std::vector<DesignPoint> points = sample_design(platform, samples, seed);
@@ -173,7 +173,7 @@ Command fit_command() {
   spec.options = {
       {"platform", "NAME", "platform preset (or path) to fit (required)"},
       {"seed", "N", "seed of the design of experiments and of the train/test split (default 1)"},
-      {"samples", "N", "strategies to replay, alternating dense and MoE (default 48)"},
+      {"samples", "N", "strategies to replay, alternating dense and MoE (default 96)"},
       {"jobs", "N", "replays run in parallel child processes (default 2)"},
       {"out", "FILE", "where to write theta (default: platforms/<platform>.theta.yaml beside the preset)"},
       {"verbose", "", "also list the training runs the plain formula (theta = 1) misses most"}};
