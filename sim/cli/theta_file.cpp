@@ -13,8 +13,9 @@ std::string theta_path_for(const PlatformSpec& platform) {
 }
 
 ThetaFile load_theta_for(const PlatformSpec& platform, const std::string& explicit_path) {
-  const std::string path = explicit_path.empty() ? theta_path_for(platform) : explicit_path;
   ThetaFile out;
+  if (explicit_path == "defaults") return out;
+  const std::string path = explicit_path.empty() ? theta_path_for(platform) : explicit_path;
   if (explicit_path.empty() && (platform.source_file.empty() || !std::filesystem::exists(path))) return out;
   std::vector<std::string> names;
   for (const ThetaField& f : theta_fields()) names.emplace_back(f.name);

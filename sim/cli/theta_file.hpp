@@ -17,8 +17,8 @@ struct ThetaFile {
 
 // The theta file path for `platform`: its YAML's folder, <stem>.theta.yaml.
 [[nodiscard]] std::string theta_path_for(const PlatformSpec& platform);
-// Reads `explicit_path` when not empty (it must exist), else the platform's theta file when it
-// exists, else returns the defaults.
+// Reads `explicit_path` when not empty (it must exist; "defaults" means theta = 1), else the
+// platform's theta file when it exists, else returns the defaults.
 [[nodiscard]] ThetaFile load_theta_for(const PlatformSpec& platform, const std::string& explicit_path);
 
 }  // namespace trainsim

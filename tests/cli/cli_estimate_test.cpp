@@ -25,7 +25,7 @@ double number_after(const std::string& text, const std::string& key) {
 
 // Llama 2 7B cut to 4 layers, 4 sequences, no interference, plus `sets`.
 std::string small(const std::string& sets) {
-  return "estimate " + kDefault + " --json --set model.layers=4 --set global_batch=4 "
+  return "estimate " + kDefault + " --json --theta defaults --set model.layers=4 --set global_batch=4 "
          "--set platform.accelerator.comm_interference=0 --set strategy.sequence_parallel=false " + sets;
 }
 }  // namespace
