@@ -33,6 +33,11 @@ struct StageInputs {
   double dp_last_bucket = 0;   // the last bucket alone (cannot hide behind the backward)
   double param_gather = 0;     // ZeRO-1/2 parameter all-gather of all buckets, once per iteration
   double param_first_bucket = 0;  // its first bucket (the first forward waits for it when prefetched)
+  // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
+  // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
+  // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.
+  double memory_static = 0;
+  double activation_unit = 0;
 };
 
 struct IterationInputs {
@@ -45,5 +50,9 @@ struct IterationInputs {
 
 // Throws UserError for a schedule without a closed form (as the run's own checks would).
 [[nodiscard]] IterationInputs extract_iteration_inputs(const RunSpec& run);
+
+// Peak memory of one device of each stage from the inputs: memory_static + activation_unit x the
+// schedule's closed-form peak in-flight units (schedule_shape.hpp), bytes. Equals stage_memory().
+[[nodiscard]] double stage_peak_memory(const IterationInputs& in, int stage);
 
 }  // namespace trainsim

@@ -27,5 +27,6 @@ Command calibrate_command();
 Command kernels_command();
 Command estimate_command();
 Command fit_command();
+Command bench_formulas_command();
 
 }  // namespace trainsim
