@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <set>
+#include <string>
 
 #include "sim/analytic/iteration_model.hpp"
 #include "sim/cli/commands.hpp"
@@ -34,7 +36,10 @@ int run_bench_formulas(const ParsedArgs& a) {
   }
   if (strategies < 1 || min_seconds <= 0) throw UserError("bench-formulas: --strategies >= 1 and --seconds > 0");
   const ThetaFile theta = load_theta_for(load_platform(platform), "");
-  const std::vector<DesignPoint> points = sample_design(platform, strategies, 7);
+  std::vector<DesignPoint> points;
+  std::set<std::string> seen;  // the draw may repeat a strategy: keep each once
+  for (const DesignPoint& p : sample_design(platform, strategies, 7))
+    if (seen.insert(p.base + " " + p.label()).second) points.push_back(p);
   const auto extract_start = Clock::now();
   std::vector<IterationInputs> inputs;
   for (const DesignPoint& p : points) inputs.push_back(extract_iteration_inputs(load_run(p.base, p.sets)));
@@ -66,7 +71,7 @@ Command bench_formulas_command() {
   spec.usage = "--platform NAME [--strategies N] [--seconds S]";
   spec.summary = "measure how many strategies per second the closed-form formulas evaluate";
   spec.options = {{"platform", "NAME", "platform preset (or path) the strategies run on (required)"},
-                  {"strategies", "N", "distinct strategies to draw (default 1000)"},
+                  {"strategies", "N", "strategies to draw (default 1000; repeats are dropped)"},
                   {"seconds", "S", "evaluate all of them round after round for at least S seconds (default 2)"}};
   spec.max_positionals = 0;
   return {spec, run_bench_formulas};
