@@ -22,20 +22,31 @@ LayerParams layer_params_of(const RunSpec& run) {
 // its backward, its gradients reduce-scattered after it; all on the one DP stream, in order.
 // Without prefetch the compute waits for each gather, and a backward gather queues behind the
 // previous layer's reduce-scatter. With one layer of prefetch only the first gather of each chunk
-// pass waits; the others wait for what outlasts the previous layer's compute.
+// pass waits; the others wait for what outlasts the previous layer's compute (and the exposed
+// TP/CP/EP waits inside it). Must run after the TP/CP/EP inputs are filled.
 void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
   const auto& s = run.strategy;
   if (s.zero_stage != 3 || s.dp <= 1) return;
   const bool prefetch = s.overlap.zero_param_gather;
+  // The DP stream also runs while the compute waits on TP, CP or EP: their exposed time, spread
+  // over every layer pass, widens each layer's window.
+  int layers = 0;
+  for (const ChunkLayers& c : chunks) layers += c.layer_count;
+  const double waits = layers > 0 ? (out.tp_exposed + out.cp_exposed + out.ep_exposed) / (2.0 * layers) : 0;
   for (const ChunkLayers& c : chunks) {
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) {
       const double params = lp.layer[static_cast<size_t>(l)];
       const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
       const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
-      const double fwd = bt.attention.forward + ffn.forward;
-      const double bwd = bt.attention.backward_input + bt.attention.weight_grad + ffn.backward_input + ffn.weight_grad;
+      const double fwd = bt.attention.forward + ffn.forward + waits;
+      // A recomputed layer re-runs its forward inside its backward pass (recompute_layers: approximately
+      // all layers when set, as the window only widens).
+      const double redo = s.recompute == Recompute::kFull ? bt.attention.forward + ffn.forward
+                          : s.recompute == Recompute::kSelective ? bt.attention_core : 0;
+      const double bwd = bt.attention.backward_input + bt.attention.weight_grad + ffn.backward_input + ffn.weight_grad +
+                         redo + waits;
       // The forward walks the layers up, the backward down: lowest and highest open their pass.
       const bool lowest = l == c.first_layer, highest = l == c.first_layer + c.layer_count - 1;
       double exposed = 0;

@@ -53,7 +53,9 @@ double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& 
     hop += in.stages[s].pp_hop;
     if (s == slowest) continue;
     const StageWork& w = work[s];
-    const double exposed = w.tp + w.cp + w.ep + w.zero3 + w.pp_wait;
+    // ZeRO-3 gathers are issued when the stage's previous compute ends: in the fill and drain the
+    // stage waits for its input anyway, so they hide there and do not lengthen the bubble.
+    const double exposed = w.tp + w.cp + w.ep + w.pp_wait;
     const double compute = w.forward + w.backward + w.recompute;
     const double forward_share = compute > 0 ? w.forward / compute : 0.5;
     mean.forward += w.forward + forward_share * (exposed + w.interference);

@@ -81,9 +81,10 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
     ts += (s ? ", " : "") + std::string("t") + k;
     if (s == slowest) continue;
     const std::string add = sum_t.empty() ? "" : " + ";
-    sum_f += add + "t" + k + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
+    const std::string tk = "(t" + k + " - s_dp*Z3" + k + ")";  // ZeRO-3 gathers hide in the fill and drain
+    sum_f += add + tk + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
     sum_w += add + "W" + k;
-    sum_t += add + "t" + k;
+    sum_t += add + tk;
   }
   const bool split_w = in.schedule->name == "zb-h1";
   if (p > 1) {
