@@ -69,7 +69,13 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         for (int f = 0; f < forwards; ++f) add_tp_block(tp, *b, false, sp, true, out);
         add_tp_block(tp, *b, true, sp, true, out);
       }
-      if (is_moe_layer(run.model, l)) out.ep_exposed += (forwards + 1) * a2a;
+      if (is_moe_layer(run.model, l)) {
+        // Backward: the combine after the last expert input-gradient GEMM runs beside the expert
+        // weight-gradient kernels that follow it (not when ZB-H1 splits them off into W).
+        const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);
+        out.ep_exposed += (forwards + 1) * a2a - beside;
+        out.ep_hidden += beside;
+      }
       out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
       out.cp_hidden += forwards * kv_hidden;
     }

@@ -33,7 +33,7 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage,
   const double both = 0.5 * th.dp_scale * s.zero3_hidden + sends;
   const double k = in.comm_interference * th.interference;
   w.interference_forward = k * (s.cp_hidden + s.tp_hidden_forward + both);
-  w.interference = w.interference_forward + k * (s.tp_hidden - s.tp_hidden_forward + both);
+  w.interference = w.interference_forward + k * (s.tp_hidden - s.tp_hidden_forward + s.ep_hidden + both);
   return w;
 }
 

@@ -24,7 +24,7 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << num(st.tp_exposed) << ", "
     << num(st.cp_exposed) << ", " << num(st.ep_exposed) << ", " << num(st.zero3_exposed)
     << "  # exposed comm per micro-batch, s\n";
-  o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden) << " + s_dp*" << num(st.zero3_hidden)
+  o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << num(st.zero3_hidden)
     << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + num(st.pp_hop) : std::string())
     << "  # comm beside compute per micro-batch, s\n";
   o << "hop" << k << ", DP" << k << ", DPlast" << k << ", AG" << k << ", AG1" << k << ", OPT" << k << " = "

@@ -15,6 +15,23 @@
 namespace trainsim {
 namespace {
 
+// Seconds of the weight-gradient kernels right after kernel `index` (none when index < 0).
+double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec& run) {
+  double t = 0;
+  for (size_t i = static_cast<size_t>(index + 1); index >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
+    t += kernel_time(bwd[i], run.platform.accelerator, run.precision);
+  return t;
+}
+
+// Index of the last input-gradient expert GEMM ("moe_expert..." as the graph builder marks it), or -1.
+int last_expert_gemm(const std::vector<Kernel>& bwd) {
+  int last = -1;
+  for (size_t i = 0; i < bwd.size(); ++i)
+    if (!bwd[i].weight_grad && bwd[i].cls == KernelClass::kGemm && bwd[i].name.rfind("moe_expert", 0) == 0)
+      last = static_cast<int>(i);
+  return last;
+}
+
 BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
   if (!run.strategy.grad_accumulation_fusion)
     bwd = with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
@@ -37,8 +54,8 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
   }
-  for (size_t i = static_cast<size_t>(last_gemm + 1); last_gemm >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
-    t.wgrad_after_last_gemm += kernel_time(bwd[i], acc, run.precision);
+  t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
+  t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
   return t;
 }
 

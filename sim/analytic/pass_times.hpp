@@ -14,6 +14,8 @@ struct BlockPassTimes {
   // Weight-gradient kernels right after the backward's last input-gradient GEMM: the TP reduction
   // issued after that GEMM runs beside them (weight-gradient kernels never wait on communication).
   double wgrad_after_last_gemm = 0;
+  // The same after the last expert input-gradient GEMM (MoE): the EP combine runs beside them.
+  double wgrad_after_last_expert = 0;
   // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
   // last one (input-gradient GEMMs in the backward): their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
@@ -46,9 +47,19 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=2 --set strategy.zero_stage=1 "
       "--set strategy.overlap.dp_grad_reduce=false --set strategy.overlap.zero_param_gather=false",
   };
-  for (const char* c : cases) {
+  std::vector<std::string> runs;
+  for (const char* c : cases) runs.push_back(small(c));
+  // EP alone: Mixtral 8x7B cut to 2 layers, dispatch and combine over 2 and over 8 members
+  // (combine beside the expert weight-gradient kernels in the backward).
+  for (const char* ep : {"--set devices=2 --set strategy.dp=2 --set strategy.ep=2 --set global_batch=4",
+                         "--set devices=8 --set strategy.dp=8 --set strategy.ep=8 --set global_batch=8"})
+    runs.push_back("estimate " + kMixtral + " --json --theta defaults --set model.layers=2 "
+                   "--set platform.accelerator.comm_interference=0 --set strategy.tp=1 --set strategy.pp=1 "
+                   "--set strategy.zero_stage=0 --set strategy.overlap.dp_grad_reduce=false "
+                   "--set strategy.overlap.zero_param_gather=false " + std::string(ep));
+  for (const std::string& c : runs) {
     INFO(c);
-    const CommandResult r = run_trainsim(small(c));
+    const CommandResult r = run_trainsim(c);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const double formula = number_after(r.out, "formula_iteration_time_s");
