@@ -87,15 +87,20 @@ struct StageEdges {
 StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
   StageEdges e;
   const double k = in.comm_interference * th.interference;
+  // A micro-batch's forward and backward passes as the DP stream sees them: t_s split in the
+  // proportion of the compute (exposed waits included: the DP stream runs through them).
+  const double compute = w.forward + w.backward + w.recompute;
+  const double forward_pass = compute > 0 ? w.per_microbatch() * w.forward / compute : 0;
+  const double backward_pass = w.per_microbatch() - forward_pass;
   const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
   if (in.overlap_param_gather) {
-    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - w.forward);
+    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - forward_pass);
     e.slow_start = k * std::max(0.0, gather - e.start);
   } else {
     e.dp = gather;
   }
   double exposed = reduce;
-  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * (w.backward + w.recompute));
+  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * backward_pass);
   exposed = std::max(0.0, exposed);
   e.dp += exposed;
   e.slow_end = k * (reduce - exposed);

@@ -43,14 +43,16 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
   const int p = in.shape.stages;
   for (int s = 0; s < p; ++s) {
     const std::string k = "_" + std::to_string(s), bwd = "c*(Bi" + k + " + W" + k + " + R" + k + ")";
+    o << "fpass" << k << " = t" << k << "*F" << k << "/(F" << k << " + Bi" << k << " + W" << k << " + R" << k
+      << ")  # forward pass with its waits\n";
     if (in.overlap_param_gather) {
-      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - c*F" << k << ")\n";
+      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - fpass" << k << ")\n";
       o << "slow_start" << k << " = kappa*i*Max(0, s_dp*AG" << k << " - start" << k << ")\n";
     } else {
       o << "start" << k << ", slow_start" << k << " = 0, 0\n";
     }
     o << "DPexp" << k << " = "
-      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*" + bwd + ")" : "s_dp*DP" + k) << "\n";
+      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*(t" + k + " - fpass" + k + "))" : "s_dp*DP" + k) << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << "\n";
   }
