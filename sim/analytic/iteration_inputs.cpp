@@ -75,6 +75,8 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);
         out.ep_exposed += (forwards + 1) * a2a - beside;
         out.ep_hidden += beside;
+        // Forward: the TP reduction and the EP combine after the last expert GEMM overlap each other.
+        if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(tp.reduce, a2a / 2);
       }
       out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
       out.cp_hidden += forwards * kv_hidden;

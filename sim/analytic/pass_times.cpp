@@ -53,6 +53,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     const Seconds time = kernel_time(k, acc, run.precision);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
+    t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
   }
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
   t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);

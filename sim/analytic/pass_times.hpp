@@ -16,6 +16,9 @@ struct BlockPassTimes {
   double wgrad_after_last_gemm = 0;
   // The same after the last expert input-gradient GEMM (MoE): the EP combine runs beside them.
   double wgrad_after_last_expert = 0;
+  // The forward's last GEMM is an expert GEMM (MoE): the TP reduction after it and the EP combine
+  // after it start together and run at once on their own streams.
+  bool forward_ends_in_expert = false;
   // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
   // last one (input-gradient GEMMs in the backward): their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
