@@ -89,6 +89,20 @@ void print_errors(std::ostream& out, const FitSet& train, const FitSet& test, co
       << pct(te0.max) << "\n";
 }
 
+// Iteration-time errors of the held-out runs, dense and MoE apart.
+void print_by_kind(std::ostream& out, const FitSet& test, const std::vector<DesignPoint>& points,
+                   const IterationTheta& th) {
+  for (bool moe : {false, true}) {
+    std::vector<size_t> which;
+    for (size_t i = 0; i < test.index.size(); ++i)
+      if (points[test.index[i]].moe == moe) which.push_back(i);
+    const FitSet part = subset(test, which);
+    const FitErrors e = fit_errors(part.inputs, part.observed, th);
+    out << "  test, " << (moe ? "MoE  " : "dense") << " (" << part.inputs.size() << " runs): iteration mean " << pct(e.mean)
+        << ", max " << pct(e.max) << "\n";
+  }
+}
+
 // The held-out runs the formula misses most, worst first.
 void print_worst(std::ostream& out, const char* title, const FitSet& test, const std::vector<DesignPoint>& points,
                  const IterationTheta& th) {
@@ -118,7 +132,7 @@ void write_theta(const std::string& path, const std::string& platform, const Ite
       << "platform: " << platform << "\ntheta:\n";
   for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
   out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
-      << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"fit of the iteration formulas, sim/analytic/iteration_model\"\n"
+      << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"formulas of sim/analytic/iteration_model; the build carries no version string\"\n"
       << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
       << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
   for (size_t i = 0; i < points.size(); ++i) {
@@ -153,6 +167,7 @@ int run_fit(const ParsedArgs& a) {
   for (const ThetaField& f : theta_fields()) std::cout << " " << f.name << " " << th.*f.value;
   std::cout << "\n";
   print_errors(std::cout, train, test, th, IterationTheta{});
+  print_by_kind(std::cout, test, points, th);
   print_worst(std::cout, "held-out", test, points, th);
   if (a.has("verbose")) print_worst(std::cout, "training (theta = 1)", train, points, IterationTheta{});
   const std::string path = a.get("out", theta_path_for(spec));
