@@ -87,4 +87,34 @@ CollectiveCost collective_cost(CollectiveKind kind, const std::string& algorithm
   return ring(kind, n, bytes, inter);
 }
 
+namespace {
+
+// Ring (and direct through one port): steps and the fraction of S one member sends.
+std::string ring_sympy(CollectiveKind kind, const std::string& n) {
+  if (kind == CollectiveKind::kAllReduce) return "2*(" + n + " - 1)*alpha + 2*(" + n + " - 1)/" + n + "*S/beta";
+  if (kind == CollectiveKind::kBroadcast) return "(" + n + " - 1)*alpha + S/beta";
+  return "(" + n + " - 1)*alpha + (" + n + " - 1)/" + n + "*S/beta";
+}
+
+}  // namespace
+
+std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, bool pair_links) {
+  if (algorithm == "direct") {
+    if (kind == CollectiveKind::kAllToAll) return pair_links ? "alpha + S/n/beta" : "alpha + (n - 1)/n*S/beta";
+    if (!pair_links) return ring_sympy(kind, "n");
+    return kind == CollectiveKind::kAllReduce ? "2*(n - 1)*alpha + 2*S/n/beta" : "(n - 1)*alpha + S/n/beta";
+  }
+  if (algorithm == "nvls") {
+    if (kind == CollectiveKind::kAllReduce) return "(k + 1)*alpha + S/beta";
+    return "(k + 1)*alpha + S/beta";  // RS: up S, down S/n; AG: up S/n, down S: the larger is S
+  }
+  if (algorithm == "hierarchical") {
+    const std::string in = kind == CollectiveKind::kAllReduce ? "2*(g - 1)" : "(g - 1)";
+    const std::string out = kind == CollectiveKind::kAllReduce ? "2*(n/g - 1)" : "(n/g - 1)";
+    return "(" + in + " + " + out + ")*Max(alpha, alpha_i) + Max(" + in + "/g*S/beta_i, " + out + "/(n/g)*S/g/beta)";
+  }
+  if (algorithm == "tree") return "2*floor(log(n, 2))*alpha + S/beta";
+  return ring_sympy(kind, "n");
+}
+
 }  // namespace trainsim

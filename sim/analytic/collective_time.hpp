@@ -36,4 +36,9 @@ struct CollectiveCost {
                                              const GroupShape& shape, Bytes bytes, const LinkCost& intra,
                                              const LinkCost& inter);
 
+// The same closed form as SymPy text in the symbols n (members), g (members per node), S (bytes),
+// alpha, beta (the group's tier) and alpha_i, beta_i (the tier inside a node, hierarchical only).
+// NVLS's chunk count k = clamp(floor(S / 1 MiB), 1, 8) is printed as k.
+[[nodiscard]] std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, bool pair_links);
+
 }  // namespace trainsim

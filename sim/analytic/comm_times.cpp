@@ -26,26 +26,35 @@ LinkCost CommCosts::link(int tier) const {
   return {t.latency, (mesh ? t.link_bandwidth : t.bandwidth) * t.planes * t.efficiency, mesh};
 }
 
-Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
   const std::vector<int> group = mesh_.group(rank, d);
-  if (group.size() < 2 || bytes <= 0) return 0;
+  CollectiveSetup out;
+  if (group.size() < 2) return out;
   const int node = domain_.front();
   int node_size = 0;
   for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
-  const GroupShape shape{static_cast<int>(group.size()), std::max(1, node_size)};
+  out.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
   const int tier = tier_between(group.front(), group.back());
-  std::string algorithm;
   const auto named = run_.collectives.find(to_string(d));
   if (named != run_.collectives.end()) {
-    algorithm = named->second;
+    out.algorithm = named->second;
   } else if (!run_.platform.tiers.empty()) {
     const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
     FabricHints hints;
     hints.in_network_reduction = t.in_network_reduction;
     hints.direct_links = t.topology == Topology::kFullMesh;
-    algorithm = choose_collective(kind, shape, bytes, hints).name;
+    out.algorithm = choose_collective(kind, out.shape, bytes, hints).name;
   }
-  return collective_cost(kind, algorithm, shape, bytes, link(0), link(tier)).total();
+  out.intra = link(0);
+  out.inter = link(tier);
+  return out;
+}
+
+Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+  if (bytes <= 0) return 0;
+  const CollectiveSetup c = setup(rank, d, kind, bytes);
+  if (c.shape.members < 2) return 0;
+  return collective_cost(kind, c.algorithm, c.shape, bytes, c.intra, c.inter).total();
 }
 
 Seconds CommCosts::p2p(int a, int b, Bytes bytes) const {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "sim/analytic/collective_symbolic.hpp"
 #include "sim/analytic/iteration_symbolic.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/replay_terms.hpp"
@@ -70,12 +71,12 @@ int run_estimate(const ParsedArgs& a) {
   const bool replayed = !a.has("no-replay");
   if (replayed) replay = replay_terms(run);
   const ReplayTerms* r = replayed ? &replay : nullptr;
-  if (a.has("symbolic")) std::cout << symbolic_iteration(inputs, theta.theta);
+  if (a.has("symbolic")) std::cout << symbolic_iteration(inputs, theta.theta) << symbolic_collectives(run);
   if (a.has("json")) {
     write_json(std::cout, f, r, theta);
   } else {
     std::cout << "run        " << run.name << "  (" << run.source_file << ")\n"
-              << "theta      " << (theta.source.empty() ? "defaults (no fitted theta for platform " + run.platform.name + ")" : theta.source)
+              << "theta      " << (theta.source.empty() ? "defaults, theta = 1 (no fitted theta read for platform " + run.platform.name + ")" : theta.source)
               << "\n\n";
     print_table(std::cout, f, r);
   }

@@ -81,11 +81,14 @@ TEST_CASE("estimate prints a term table with the replay, or without it under --n
   CHECK(number_after(without.out, "formula_iteration_time_s") > 0);
 }
 
-TEST_CASE("estimate --symbolic prints SymPy statements that end in the iteration time T", "[cli][estimate]") {
+TEST_CASE("estimate --symbolic prints SymPy statements for T and for each collective in the model dimensions", "[cli][estimate]") {
   const CommandResult r = run_trainsim("estimate " + kMixtral + " --no-replay --symbolic");
   REQUIRE(r.exit_code == 0);
   for (const char* line : {"\nc, s_tp, s_cp, s_ep, s_dp, o, i, b = ", "\npipeline = m*Max(t_0, t_1, t_2, t_3)",
-                           "\nT = Max(end_0, end_1, end_2, end_3)"})
+                           "\nT = Max(end_0, end_1, end_2, end_3)",
+                           // per-call closed forms in the model's dimensions: Mixtral's EP over 8 members of
+                           // one NVSwitch node, direct all-to-all: alpha + (n-1)/n S/beta
+                           "\nS_ep = b*s/cp/1*2*1*h*e", "\nep_all_to_all = (alpha + (n - 1)/n*S/beta).subs({n: 8, g: 8, S: S_ep"})
     CHECK(r.out.find(line) != std::string::npos);
 }
 
