@@ -57,9 +57,8 @@ double scale_fit(const std::vector<IterationEstimate>& plain, const std::vector<
   return xx > 0 ? std::clamp(xy / xx, 0.5, 2.0) : 1.0;
 }
 
-}  // namespace
-
-IterationTheta fit_theta(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed) {
+// The fit on one set of runs, before the cross-validation guard below.
+IterationTheta fit_on(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed) {
   IterationTheta th;
   if (inputs.empty()) return th;
   std::vector<IterationEstimate> plain;
@@ -82,6 +81,36 @@ IterationTheta fit_theta(const std::vector<IterationInputs>& inputs, const std::
   for (const ThetaField& f : theta_fields()) {
     const std::string name(f.name);
     if (name == "dp_overlap" || name == "interference") line_search(inputs, observed, th, f.value, range_of(f.name));
+  }
+  return th;
+}
+
+struct Runs {
+  std::vector<IterationInputs> in;
+  std::vector<ObservedIteration> obs;
+};
+
+}  // namespace
+
+// Each coefficient of the fit on all runs is kept only if it passes 2-fold cross-validation: fitted
+// on the even runs it lowers the loss of the odd ones, and fitted on the odd runs that of the even
+// ones (together), added one coefficient at a time in theta_fields() order. A coefficient that only
+// chases a few runs stays at 1.
+IterationTheta fit_theta(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed) {
+  const IterationTheta all = fit_on(inputs, observed);
+  Runs half[2];
+  for (size_t i = 0; i < inputs.size(); ++i) half[i % 2].in.push_back(inputs[i]), half[i % 2].obs.push_back(observed[i]);
+  const IterationTheta fold[2] = {fit_on(half[0].in, half[0].obs), fit_on(half[1].in, half[1].obs)};
+  IterationTheta th;
+  for (const ThetaField& f : theta_fields()) {
+    double before = 0, after = 0;
+    for (int k = 0; k < 2; ++k) {
+      IterationTheta trial = th;
+      trial.*f.value = fold[k].*f.value;
+      before += loss(half[1 - k].in, half[1 - k].obs, th);
+      after += loss(half[1 - k].in, half[1 - k].obs, trial);
+    }
+    if (after < before) th.*f.value = all.*f.value;
   }
   return th;
 }

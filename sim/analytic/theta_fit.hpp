@@ -5,7 +5,9 @@
 // no single term shows (the DP overlap share and the interference multiplier) are then fitted on
 // the iteration time by a golden-section line search minimising sum |T_formula - T_replay| /
 // T_replay (absolute, not squared: the few runs the formulas miss badly would otherwise pull every
-// coefficient). Deterministic: the same runs give the same theta. Pure.
+// coefficient). Finally each coefficient is kept only where it passes 2-fold cross-validation on
+// the runs (fitted on one half, it must lower the other half's loss); else it stays 1.
+// Deterministic: the same runs give the same theta. Pure.
 #pragma once
 #include <array>
 #include <vector>
