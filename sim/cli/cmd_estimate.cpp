@@ -100,7 +100,7 @@ Command estimate_command() {
       {"no-replay", "", "print only the formulas' prediction (no replay)"},
       {"symbolic", "", "print the formulas with theta and the run's numbers substituted, in SymPy syntax"},
       {"json", "", "print the terms as JSON instead of a table"},
-      {"theta", "FILE", "coefficients to use (default: platforms/<platform>.theta.yaml beside the preset, else 1s); "
+      {"theta", "FILE", "coefficients to use (default: platforms/theta/<platform>.yaml beside the preset, else 1s); "
                         "'defaults' for theta = 1, the plain physical formulas"},
       set_option()};
   spec.details =

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <numeric>
@@ -50,6 +51,9 @@ std::vector<ObservedIteration> replay_all(const std::vector<DesignPoint>& points
 }
 void write_theta(const std::string& path, const std::string& platform, const IterationTheta& th, const FitErrors& test,
                  const FitErrors& train, uint64_t seed, const std::vector<DesignPoint>& points, const FitSet& test_set) {
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   std::ofstream out(path);
   if (!out) throw UserError("--out: cannot write '" + path + "'");
   char date[32];
@@ -119,7 +123,7 @@ Command fit_command() {
       {"seed", "N", "seed of the design of experiments and of the train/test split (default 1)"},
       {"samples", "N", "strategies to replay, alternating dense and MoE (default 96)"},
       {"jobs", "N", "replays run in parallel child processes (default 2)"},
-      {"out", "FILE", "where to write theta (default: platforms/<platform>.theta.yaml beside the preset)"},
+      {"out", "FILE", "where to write theta (default: platforms/theta/<platform>.yaml beside the preset)"},
       {"verbose", "", "also list the training runs the plain formula (theta = 1) misses most"}};
   spec.details =
       "Strategies are drawn over degrees, micro-batch, schedule, virtual stages, ZeRO stage, recompute, SP\n"

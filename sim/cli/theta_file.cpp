@@ -9,7 +9,7 @@ namespace trainsim {
 
 std::string theta_path_for(const PlatformSpec& platform) {
   const std::filesystem::path yaml(platform.source_file);
-  return (yaml.parent_path() / (yaml.stem().string() + ".theta.yaml")).string();
+  return (yaml.parent_path() / "theta" / (yaml.stem().string() + ".yaml")).string();
 }
 
 ThetaFile load_theta_for(const PlatformSpec& platform, const std::string& explicit_path) {

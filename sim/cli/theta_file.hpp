@@ -1,5 +1,5 @@
-// Where a platform's fitted theta lives and how it is read and written: platforms/<name>.theta.yaml
-// beside the platform's YAML (the preset's own folder), so `fit` writes it and `estimate` finds it.
+// Where a platform's fitted theta lives and how it is read: platforms/theta/<name>.yaml, in a theta/
+// folder beside the platform's YAML, so `fit` writes it and `estimate` finds it.
 #pragma once
 #include <string>
 
@@ -15,7 +15,8 @@ struct ThetaFile {
   double test_max_error = 0;
 };
 
-// The theta file path for `platform`: its YAML's folder, <stem>.theta.yaml.
+// The theta file path for `platform`: theta/<stem>.yaml in its YAML's folder (a subfolder, so that
+// preset listings of platforms/*.yaml do not take it for a platform).
 [[nodiscard]] std::string theta_path_for(const PlatformSpec& platform);
 // Reads `explicit_path` when not empty (it must exist; "defaults" means theta = 1), else the
 // platform's theta file when it exists, else returns the defaults.

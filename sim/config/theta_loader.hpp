@@ -1,5 +1,5 @@
 // The fitted coefficients of the iteration formulas for one platform, as plain data parsed from
-// platforms/<name>.theta.yaml (written by `trainsim fit`, read by `trainsim estimate`):
+// platforms/theta/<name>.yaml (written by `trainsim fit`, read by `trainsim estimate`):
 //
 //   platform: dgx-h100-superpod
 //   theta: {compute_scale: 1.0, tp_scale: 1.07, ...}     # names listed by the caller
