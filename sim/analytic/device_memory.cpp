@@ -4,11 +4,10 @@
 
 #include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/memory.hpp"
-#include "sim/graph/schedule.hpp"
-#include "sim/graph/schedule_analysis.hpp"
-#include "sim/graph/stage_layout.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/schedule_shape.hpp"
+#include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
 namespace {
@@ -49,10 +48,10 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
     first = first || c.has_embedding;
     last = last || c.has_output;
   }
-  const auto steps = find_schedule(s.schedule).steps({s.pp, run.microbatches(), s.virtual_stages}, stage);
+  const PipelineShape shape{s.pp, run.microbatches(), s.virtual_stages};
   DeviceMemory out;
   out.stage = stage;
-  out.peak_in_flight = peak_in_flight(steps);
+  out.peak_in_flight = find_schedule_closed_form(s.schedule).peak_in_flight(shape, stage);
   Bytes extra = 0;
   if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
   if (last) extra += last_stage_activation_bytes(run.model, sh);

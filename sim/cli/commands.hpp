@@ -25,5 +25,8 @@ Command simulate_command();
 Command validate_command();
 Command calibrate_command();
 Command kernels_command();
+Command estimate_command();
+Command fit_command();
+Command bench_formulas_command();
 
 }  // namespace trainsim

@@ -8,7 +8,8 @@ namespace trainsim {
 const std::vector<Command>& commands() {
   static const std::vector<Command> all = {list_command(),     check_command(),     graph_command(),
                                            simulate_command(), validate_command(),  calibrate_command(),
-                                           kernels_command()};
+                                           kernels_command(),  estimate_command(),
+                                           fit_command(),      bench_formulas_command()};
   return all;
 }
 

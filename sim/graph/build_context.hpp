@@ -5,7 +5,7 @@
 #include "sim/config/run_spec.hpp"
 #include "sim/graph/kernel_templates.hpp"
 #include "sim/graph/stage_graph.hpp"
-#include "sim/graph/stage_layout.hpp"
+#include "sim/strategy/stage_layout.hpp"
 #include "sim/strategy/mesh.hpp"
 
 namespace trainsim {

@@ -1,7 +1,8 @@
 // Pure analysis of pipeline schedules: the activations a stage holds at its peak, a checker for
 // a stage's step list, and a small event evaluation of all stages together (zero-size messages,
 // fixed step costs) that gives the makespan and each stage's idle time (its bubble). The bubble
-// tests use it as the reference, and the analytic model reuses it.
+// tests use it as the reference for the closed forms in sim/strategy/schedule_shape, which the
+// analytic model uses instead of expanding steps.
 #pragma once
 #include <string>
 #include <vector>

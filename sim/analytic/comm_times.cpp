@@ -1,0 +1,65 @@
+// Group communication costs of a run (see comm_times.hpp).
+#include "sim/analytic/comm_times.hpp"
+
+#include <algorithm>
+
+namespace trainsim {
+
+CommCosts::CommCosts(const RunSpec& run) : run_(run), mesh_(run.strategy) {
+  for (const TierSpec& t : run.platform.tiers) {
+    const int size = t.domain_size <= 0 ? run.devices : std::min(t.domain_size, run.devices);
+    domain_.push_back(std::max(1, size));
+  }
+  if (domain_.empty()) domain_.push_back(std::max(1, run.devices));
+}
+
+int CommCosts::tier_between(int a, int b) const {
+  for (size_t k = 0; k < domain_.size(); ++k)
+    if (a / domain_[k] == b / domain_[k]) return static_cast<int>(k);
+  return static_cast<int>(domain_.size()) - 1;
+}
+
+LinkCost CommCosts::link(int tier) const {
+  if (run_.platform.tiers.empty()) return {};
+  const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
+  const bool mesh = t.topology == Topology::kFullMesh;
+  return {t.latency, (mesh ? t.link_bandwidth : t.bandwidth) * t.planes * t.efficiency, mesh};
+}
+
+CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+  const std::vector<int> group = mesh_.group(rank, d);
+  CollectiveSetup out;
+  if (group.size() < 2) return out;
+  const int node = domain_.front();
+  int node_size = 0;
+  for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
+  out.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
+  const int tier = tier_between(group.front(), group.back());
+  const auto named = run_.collectives.find(to_string(d));
+  if (named != run_.collectives.end()) {
+    out.algorithm = named->second;
+  } else if (!run_.platform.tiers.empty()) {
+    const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
+    FabricHints hints;
+    hints.in_network_reduction = t.in_network_reduction;
+    hints.direct_links = t.topology == Topology::kFullMesh;
+    out.algorithm = choose_collective(kind, out.shape, bytes, hints).name;
+  }
+  out.intra = link(0);
+  out.inter = link(tier);
+  return out;
+}
+
+Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+  if (bytes <= 0) return 0;
+  const CollectiveSetup c = setup(rank, d, kind, bytes);
+  if (c.shape.members < 2) return 0;
+  return collective_cost(kind, c.algorithm, c.shape, bytes, c.intra, c.inter).total();
+}
+
+Seconds CommCosts::p2p(int a, int b, Bytes bytes) const {
+  const LinkCost l = link(tier_between(a, b));
+  return l.alpha + (l.beta > 0 ? bytes / l.beta : 0);
+}
+
+}  // namespace trainsim

@@ -1,0 +1,47 @@
+// Uncontended seconds of one collective or point-to-point transfer of a run's group, for the
+// iteration formulas' input extraction: the group's tier from the mesh (the innermost tier whose
+// domain holds the group's first and last rank, as the replay picks it), the algorithm the run
+// names or the NCCL-like default choice (sim/collective/choose.cpp), and that algorithm's closed
+// form (collective_time.hpp) with the tier's alpha (latency) and beta (bandwidth x planes x efficiency).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/analytic/collective_time.hpp"
+#include "sim/config/run_spec.hpp"
+#include "sim/strategy/mesh.hpp"
+
+namespace trainsim {
+
+// How one collective runs: its algorithm, group shape and links.
+struct CollectiveSetup {
+  std::string algorithm;
+  GroupShape shape;
+  LinkCost intra, inter;
+};
+
+class CommCosts {
+ public:
+  explicit CommCosts(const RunSpec& run);
+  // One collective of `kind` on the `d` group of `rank`, `bytes` as collective_cost takes them.
+  [[nodiscard]] Seconds collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const;
+  // The algorithm, shape and links collective() uses; shape.members 1 for a group of one.
+  [[nodiscard]] CollectiveSetup setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const;
+  // One transfer of `bytes` from rank a to rank b: alpha + bytes / beta of their tier.
+  [[nodiscard]] Seconds p2p(int a, int b, Bytes bytes) const;
+  [[nodiscard]] const Mesh& mesh() const { return mesh_; }
+
+ private:
+  int tier_between(int a, int b) const;
+
+ public:
+  [[nodiscard]] LinkCost link(int tier) const;
+  [[nodiscard]] LinkCost link_between(int a, int b) const { return link(tier_between(a, b)); }
+
+ private:
+  const RunSpec& run_;
+  Mesh mesh_;
+  std::vector<int> domain_;  // devices per domain of each tier, innermost first
+};
+
+}  // namespace trainsim

@@ -1,0 +1,26 @@
+// Data-parallel communication of one stage for the formulas' inputs: DP gradient buckets and
+// ZeRO-1/2 parameter gathers once per iteration, ZeRO-3 per-layer gathers and reduce-scatters per
+// micro-batch, cut and ordered as the graph builder does it (sim/graph/grad_sync.cpp, chunk_tasks.cpp).
+#pragma once
+#include <vector>
+
+#include "sim/analytic/comm_times.hpp"
+#include "sim/analytic/iteration_inputs.hpp"
+#include "sim/analytic/pass_times.hpp"
+#include "sim/analytic/run_payloads.hpp"
+
+namespace trainsim {
+
+// Parameters of one layer, of the embedding and of the output layer on one device (counts).
+struct LayerParams {
+  std::vector<double> layer;  // by global layer index
+  double embedding = 0, output = 0;
+};
+[[nodiscard]] LayerParams layer_params_of(const RunSpec& run);
+
+void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
+                    const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out);
+void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
+                 const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out);
+
+}  // namespace trainsim

@@ -1,0 +1,130 @@
+// Extraction of the iteration formulas' inputs from a run (see iteration_inputs.hpp). The counts of
+// collectives per layer follow the graph builder's partitioning rules (sim/graph/block_tasks.hpp):
+// TP all-reduce (or SP all-gather + reduce-scatter) around the attention and FFN blocks, forward and
+// backward, the SP re-gather for the weight gradient beside the backward; EP dispatch + combine per
+// MoE layer and pass; CP K/V all-gather beside the local attention block, and dK/dV reduce-scatter;
+// ZeRO-3 per-layer gathers; DP buckets; PP one message per micro-batch and chunk boundary.
+#include "sim/analytic/iteration_inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/analytic/comm_times.hpp"
+#include "sim/analytic/dp_inputs.hpp"
+#include "sim/analytic/device_memory.hpp"
+#include "sim/analytic/pass_times.hpp"
+#include "sim/analytic/run_payloads.hpp"
+#include "sim/model/layer_ops.hpp"
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+namespace {
+
+struct TpCosts {
+  double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
+  bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
+  bool split_w = false;           // ZB-H1: weight-gradient kernels run in a separate W pass
+};
+
+// One block's TP collectives in one pass: the SP all-gather before the first GEMM and the reduction
+// after the last. Without overlap the next kernel waits for them, except that in an unsplit
+// backward the weight-gradient kernels after the last input-gradient GEMM run beside the
+// reduction; with overlap only what outlasts its GEMM is exposed. The backward's SP re-gather of
+// the GEMM input runs beside the input-gradient GEMM.
+void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
+                  StageInputs& out) {
+  const double gather = gathers ? tp.gather : 0, reduce = reduces ? tp.reduce : 0;
+  const double first = backward ? b.backward_first_gemm : b.forward_first_gemm;
+  const double last = backward ? b.backward_last_gemm : b.forward_last_gemm;
+  double beside = 0;
+  if (tp.overlap) beside = std::min(gather, first) + std::min(reduce, last);
+  else if (backward && !tp.split_w) beside = std::min(reduce, b.wgrad_after_last_gemm);
+  out.tp_exposed += gather + reduce - beside;
+  out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
+  if (!backward) out.tp_hidden_forward += beside;
+}
+
+// Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
+void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
+                    const std::vector<ChunkLayers>& chunks, StageInputs& out) {
+  const auto& s = run.strategy;
+  const bool sp = s.sequence_parallel;
+  TpCosts tp;
+  tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
+  tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp) : 0;
+  tp.overlap = s.overlap.tp_comm;
+  tp.split_w = s.schedule == "zb-h1";
+  const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
+  const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
+  const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;
+  const double kv_hidden = std::min(kv, bt.attention_kernel / s.cp);
+  int position = 0;
+  for (const ChunkLayers& c : chunks) {
+    if (c.has_embedding) out.tp_exposed += tp.reduce;  // vocab-parallel embedding's reduction
+    if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
+      const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
+      const int forwards = full ? 2 : 1;
+      for (const BlockPassTimes* b : {&bt.attention, is_moe_layer(run.model, l) ? &bt.moe : &bt.mlp}) {
+        for (int f = 0; f < forwards; ++f) add_tp_block(tp, *b, false, sp, true, out);
+        add_tp_block(tp, *b, true, sp, true, out);
+      }
+      if (is_moe_layer(run.model, l)) {
+        // Backward: the combine after the last expert input-gradient GEMM runs beside the expert
+        // weight-gradient kernels that follow it (not when ZB-H1 splits them off into W).
+        const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);
+        out.ep_exposed += (forwards + 1) * a2a - beside;
+        out.ep_hidden += beside;
+        // Forward: the TP reduction and the EP combine after the last expert GEMM overlap each other.
+        if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(tp.reduce, a2a / 2);
+      }
+      out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
+      out.cp_hidden += forwards * kv_hidden;
+    }
+  }
+}
+
+}  // namespace
+
+IterationInputs extract_iteration_inputs(const RunSpec& run) {
+  const auto& s = run.strategy;
+  IterationInputs in;
+  in.shape = {s.pp, run.microbatches(), s.virtual_stages};
+  in.schedule = &find_schedule_closed_form(s.schedule);
+  in.comm_interference = run.platform.accelerator.comm_interference;
+  in.overlap_dp = s.overlap.dp_grad_reduce;
+  in.overlap_param_gather = s.overlap.zero_param_gather;
+  in.overlap_pp = s.overlap.pp_comm;
+  const CommCosts cc(run);
+  const Payloads pl = payloads(run);
+  const BlockTimes bt = block_times(run);
+  const LayerParams lp = layer_params_of(run);
+  const std::vector<DeviceMemory> memory = stage_memory(run);
+  for (int stage = 0; stage < s.pp; ++stage) {
+    const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+    const StageCompute c = stage_compute(run, bt, chunks);
+    StageInputs st;
+    st.forward = c.forward;
+    st.backward_input = c.backward_input;
+    st.weight_grad = c.weight_grad;
+    st.recompute = c.recompute;
+    st.optimizer = c.optimizer;
+    const int rank = cc.mesh().rank_at_stage(0, stage);
+    add_layer_comm(run, cc, rank, pl, bt, chunks, st);
+    add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);
+    add_dp_comm(run, cc, rank, pl, c.params, chunks, lp, st);
+    const DeviceMemory& mem = memory[static_cast<size_t>(stage)];
+    st.activation_unit = mem.peak_in_flight > 0 ? mem.activations / mem.peak_in_flight : 0;
+    st.memory_static = mem.total() - mem.activations;
+    if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
+    in.stages.push_back(st);
+  }
+  return in;
+}
+
+double stage_peak_memory(const IterationInputs& in, int stage) {
+  const StageInputs& s = in.stages[static_cast<size_t>(stage)];
+  return s.memory_static + in.schedule->peak_in_flight(in.shape, stage) * s.activation_unit;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,59 @@
+// The few numbers the iteration formulas need, extracted once from a run: per pipeline stage, the
+// compute seconds of one micro-batch's passes (from the same kernel roofline the replay uses,
+// sim/analytic/compute_time) and the uncontended seconds of its communication per dimension (from
+// the same collective choice and each tier's alpha-beta, sim/analytic/collective_time), split into
+// what the compute stream waits for (exposed) and what runs beside compute (overlappable).
+// Evaluating the formulas (iteration_model.hpp) then costs a few hundred floating-point operations
+// and builds no task graph.
+#pragma once
+#include <vector>
+
+#include "sim/config/run_spec.hpp"
+#include "sim/strategy/schedule_shape.hpp"
+
+namespace trainsim {
+
+// One stage, seconds. "Per micro-batch" sums all model chunks the stage holds.
+struct StageInputs {
+  double forward = 0;          // F: forward kernels per micro-batch
+  double backward_input = 0;   // Bi: input-gradient kernels per micro-batch
+  double weight_grad = 0;      // W: weight-gradient kernels (and unfused accumulation) per micro-batch
+  double recompute = 0;        // R: re-run forward kernels per micro-batch
+  double optimizer = 0;        // optimizer step, once per iteration
+  double tp_exposed = 0;       // TP collectives the next kernel waits for, per micro-batch
+  double tp_hidden = 0;        // TP collectives beside compute (SP re-gather; all with overlap.tp_comm)
+  double tp_hidden_forward = 0;  // the part of tp_hidden beside forward kernels
+  double cp_exposed = 0;       // CP K/V exchange not hidden behind the local attention block, per micro-batch
+  double cp_hidden = 0;        // CP exchange hidden behind the local block, per micro-batch
+  double ep_exposed = 0;       // EP dispatch + combine, per micro-batch
+  double ep_hidden = 0;        // EP combine beside expert weight-gradient kernels, per micro-batch
+  double zero3_exposed = 0;    // ZeRO-3 gathers/reduce-scatters not hidden behind a layer, per micro-batch
+  double zero3_hidden = 0;     // ZeRO-3 traffic hidden behind layers, per micro-batch
+  double pp_hop = 0;           // one activation or gradient to the next stage: alpha + S/beta
+  double dp_reduce = 0;        // gradient reduction of all buckets, once per iteration
+  double dp_last_bucket = 0;   // the last bucket alone (cannot hide behind the backward)
+  double param_gather = 0;     // ZeRO-1/2 parameter all-gather of all buckets, once per iteration
+  double param_first_bucket = 0;  // its first bucket (the first forward waits for it when prefetched)
+  // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
+  // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
+  // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.
+  double memory_static = 0;
+  double activation_unit = 0;
+};
+
+struct IterationInputs {
+  PipelineShape shape;                         // p, m, v
+  const ScheduleClosedForm* schedule = nullptr;
+  double comm_interference = 0;                // accelerator's compute slowdown while comm moves
+  bool overlap_dp = true, overlap_param_gather = true, overlap_pp = true;
+  std::vector<StageInputs> stages;             // p entries
+};
+
+// Throws UserError for a schedule without a closed form (as the run's own checks would).
+[[nodiscard]] IterationInputs extract_iteration_inputs(const RunSpec& run);
+
+// Peak memory of one device of each stage from the inputs: memory_static + activation_unit x the
+// schedule's closed-form peak in-flight units (schedule_shape.hpp), bytes. Equals stage_memory().
+[[nodiscard]] double stage_peak_memory(const IterationInputs& in, int stage);
+
+}  // namespace trainsim

@@ -1,0 +1,173 @@
+// The iteration formulas (see iteration_model.hpp for the equations and their sources).
+#include "sim/analytic/iteration_model.hpp"
+
+#include <algorithm>
+
+namespace trainsim {
+namespace {
+
+struct StageWork {
+  double forward = 0, backward = 0, recompute = 0;  // compute per micro-batch, theta applied
+  double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
+  double interference = 0;                           // compute slowdown per micro-batch
+  double interference_forward = 0;                   // its part during the forward
+  double pp_wait = 0;                                // sends the compute waits for (no p2p overlap)
+  double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference + pp_wait; }
+};
+
+StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage, const IterationTheta& th) {
+  StageWork w;
+  const int p = in.shape.stages;
+  const double sent = 2.0 * in.shape.virtual_stages - (stage == 0 ? 1 : 0) - (stage == p - 1 ? 1 : 0);
+  if (!in.overlap_pp && p > 1) w.pp_wait = th.bubble_scale * sent * s.pp_hop;  // counted in the bubble term
+  w.forward = th.compute_scale * s.forward;
+  w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
+  w.recompute = th.compute_scale * s.recompute;
+  w.tp = th.tp_scale * s.tp_exposed;
+  w.cp = th.cp_scale * s.cp_exposed;
+  w.ep = th.ep_scale * s.ep_exposed;
+  w.zero3 = th.dp_scale * s.zero3_exposed;
+  // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
+  // the forward's local attention, TP beside the backward's weight-gradient kernels.
+  const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
+  const double both = 0.5 * th.dp_scale * s.zero3_hidden + sends;
+  const double k = in.comm_interference * th.interference;
+  w.interference_forward = k * (s.cp_hidden + s.tp_hidden_forward + both);
+  w.interference = w.interference_forward + k * (s.tp_hidden - s.tp_hidden_forward + s.ep_hidden + both);
+  return w;
+}
+
+// Closed-form bubble plus the p2p hops of the fill and drain. The slowest stage sets the steady
+// state (m max t); the fill and drain pass through the others, so the schedule's uniform-stage
+// bubble is taken with the mean per-chunk pass times of the stages other than the slowest (for
+// 1F1B: sum_s t_s - max_s t_s; equal stages give the published (p-1)(F+B)).
+double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& work, double th_compute) {
+  const int p = in.shape.stages;
+  if (p <= 1) return 0;
+  size_t slowest = 0;
+  for (size_t s = 1; s < work.size(); ++s)
+    if (work[s].per_microbatch() > work[slowest].per_microbatch()) slowest = s;
+  ChunkPassTimes mean;
+  double hop = 0, w_total = 0;
+  for (size_t s = 0; s < work.size(); ++s) {
+    hop += in.stages[s].pp_hop;
+    if (s == slowest) continue;
+    const StageWork& w = work[s];
+    // ZeRO-3 gathers are issued when the stage's previous compute ends: in the fill and drain the
+    // stage waits for its input anyway, so they hide there and do not lengthen the bubble.
+    const double exposed = w.tp + w.cp + w.ep + w.pp_wait;
+    const double compute = w.forward + w.backward + w.recompute;
+    const double forward_share = compute > 0 ? w.forward / compute : 0.5;
+    mean.forward += w.forward + forward_share * (exposed + w.interference);
+    mean.backward_input += w.recompute + w.backward + (1 - forward_share) * (exposed + w.interference);
+    w_total += in.stages[s].weight_grad;
+  }
+  const double scale = 1.0 / ((p - 1) * in.shape.virtual_stages);
+  mean.forward *= scale;
+  mean.backward_input *= scale;  // W stays inside B except for ZB-H1, which splits it off
+  if (in.schedule->name == "zb-h1") {
+    mean.weight_grad = th_compute * w_total * scale;
+    mean.backward_input -= mean.weight_grad;
+  }
+  return in.schedule->bubble(in.shape, mean) + 2.0 * (p - 1) * hop / p;
+}
+
+// What happens once per iteration around the pipeline on one stage, seconds.
+struct StageEdges {
+  double start = 0;       // before the first forward can run: ZeRO-1/2 prefetched parameter gathers
+  double dp = 0;          // after the last backward: DP reduction not hidden, parameter gather without prefetch
+  double slow_start = 0;  // interference of the gathers hidden behind the first forward
+  double slow_end = 0;    // interference of the reduction hidden behind the last backward
+};
+
+// Prefetched gathers start the iteration on the DP stream: the first forward waits for the first
+// bucket and for whatever of all buckets outlasts it. The DP reduction hides behind the last
+// backward except its last bucket (dp_overlap: the share of that backward it can use). Hidden
+// traffic slows the compute it runs beside by comm_interference.
+StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
+  StageEdges e;
+  const double k = in.comm_interference * th.interference;
+  // A micro-batch's forward and backward passes as the DP stream sees them: t_s split in the
+  // proportion of the compute (exposed waits included: the DP stream runs through them).
+  const double compute = w.forward + w.backward + w.recompute;
+  const double forward_pass = compute > 0 ? w.per_microbatch() * w.forward / compute : 0;
+  const double backward_pass = w.per_microbatch() - forward_pass;
+  const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
+  if (in.overlap_param_gather) {
+    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - forward_pass);
+    e.slow_start = k * std::max(0.0, gather - e.start);
+  } else {
+    e.dp = gather;
+  }
+  double exposed = reduce;
+  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * backward_pass);
+  exposed = std::max(0.0, exposed);
+  e.dp += exposed;
+  e.slow_end = k * (reduce - exposed);
+  return e;
+}
+
+StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double iteration) {
+  StageEstimate out;
+  auto& t = out.terms;
+  const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
+  t[0] = m * (w.forward + w.interference_forward) + e.slow_start;
+  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end;
+  t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
+  t[3] = optimizer;
+  t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
+  t[7] = m * w.zero3 + e.dp + e.start;
+  double used = 0;
+  for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
+  t[8] = std::max(0.0, iteration - used);
+  return out;
+}
+
+}  // namespace
+
+int slowest_stage(const IterationInputs& in, const IterationTheta& th) {
+  int slowest = 0;
+  double t = -1;
+  for (int s = 0; s < in.shape.stages; ++s) {
+    const double ts = stage_work(in, in.stages[static_cast<size_t>(s)], s, th).per_microbatch();
+    if (ts > t) t = ts, slowest = s;
+  }
+  return slowest;
+}
+
+const char* term_name(IterationTerm t) {
+  static const char* const names[] = {"forward",    "backward",   "recompute",  "optimizer",  "exposed_tp",
+                                      "exposed_cp", "exposed_ep", "exposed_dp", "bubble_idle"};
+  return names[static_cast<int>(t)];
+}
+
+IterationEstimate estimate_iteration(const IterationInputs& in, const IterationTheta& th) {
+  const int p = in.shape.stages;
+  const double m = in.shape.microbatches;
+  std::vector<StageWork> work;
+  double slowest = 0;
+  for (const StageInputs& s : in.stages) {
+    work.push_back(stage_work(in, s, static_cast<int>(work.size()), th));
+    slowest = std::max(slowest, work.back().per_microbatch());
+  }
+  const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);
+  IterationEstimate out;
+  std::vector<StageEdges> edges;
+  for (int s = 0; s < p; ++s) {
+    const StageWork& w = work[static_cast<size_t>(s)];
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    edges.push_back(stage_edges(in, st, w, th));
+    const StageEdges& e = edges.back();
+    const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
+    const double end = e.start + e.slow_start + pipeline - head_start + e.slow_end + e.dp + th.compute_scale * st.optimizer;
+    out.iteration_time = std::max(out.iteration_time, end);
+  }
+  for (int s = 0; s < p; ++s) {
+    const double optimizer = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
+    out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m, optimizer, out.iteration_time));
+    for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
+  }
+  return out;
+}
+
+}  // namespace trainsim

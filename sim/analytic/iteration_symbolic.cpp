@@ -1,0 +1,103 @@
+// SymPy text of the iteration formulas (see iteration_symbolic.hpp; equations in iteration_model.hpp).
+#include "sim/analytic/iteration_symbolic.hpp"
+
+#include "sim/analytic/iteration_model.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace trainsim {
+namespace {
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
+  const StageInputs& st = in.stages[static_cast<size_t>(s)];
+  const std::string k = "_" + std::to_string(s);
+  o << "F" << k << ", Bi" << k << ", W" << k << ", R" << k << " = " << num(st.forward) << ", "
+    << num(st.backward_input) << ", " << num(st.weight_grad) << ", " << num(st.recompute)
+    << "  # compute per micro-batch, s\n";
+  o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << num(st.tp_exposed) << ", "
+    << num(st.cp_exposed) << ", " << num(st.ep_exposed) << ", " << num(st.zero3_exposed)
+    << "  # exposed comm per micro-batch, s\n";
+  o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << num(st.zero3_hidden)
+    << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + num(st.pp_hop) : std::string())
+    << "  # comm beside compute per micro-batch, s\n";
+  o << "hop" << k << ", DP" << k << ", DPlast" << k << ", AG" << k << ", AG1" << k << ", OPT" << k << " = "
+    << num(st.pp_hop) << ", " << num(st.dp_reduce) << ", " << num(st.dp_last_bucket) << ", "
+    << num(st.param_gather) << ", " << num(st.param_first_bucket) << ", " << num(st.optimizer) << "\n";
+  o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
+    << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
+  if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
+    const int sent = 2 * in.shape.virtual_stages - (s == 0 ? 1 : 0) - (s == in.shape.stages - 1 ? 1 : 0);
+    o << " + b*" << sent << "*hop" << k;
+  }
+  o << "\n";
+}
+
+void end_lines(std::ostringstream& o, const IterationInputs& in) {
+  const int p = in.shape.stages;
+  for (int s = 0; s < p; ++s) {
+    const std::string k = "_" + std::to_string(s), bwd = "c*(Bi" + k + " + W" + k + " + R" + k + ")";
+    o << "fpass" << k << " = t" << k << "*F" << k << "/(F" << k << " + Bi" << k << " + W" << k << " + R" << k
+      << ")  # forward pass with its waits\n";
+    if (in.overlap_param_gather) {
+      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - fpass" << k << ")\n";
+      o << "slow_start" << k << " = kappa*i*Max(0, s_dp*AG" << k << " - start" << k << ")\n";
+    } else {
+      o << "start" << k << ", slow_start" << k << " = 0, 0\n";
+    }
+    o << "DPexp" << k << " = "
+      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*(t" + k + " - fpass" + k + "))" : "s_dp*DP" + k) << "\n";
+    o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
+      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << "\n";
+  }
+  o << "T = Max(";
+  for (int s = 0; s < p; ++s) o << (s ? ", " : "") << "end_" << s;
+  o << ")  # iteration time, s\n";
+}
+
+}  // namespace
+
+std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& th) {
+  std::ostringstream o;
+  const int p = in.shape.stages;
+  o << "# trainsim iteration formulas, SymPy syntax (from sympy import *; exec). Seconds throughout.\n"
+    << "c, s_tp, s_cp, s_ep, s_dp, o, i, b = " << num(th.compute_scale) << ", " << num(th.tp_scale) << ", "
+    << num(th.cp_scale) << ", " << num(th.ep_scale) << ", " << num(th.dp_scale) << ", " << num(th.dp_overlap)
+    << ", " << num(th.interference) << ", " << num(th.bubble_scale) << "  # theta\n"
+    << "p, m, v, kappa = " << p << ", " << in.shape.microbatches << ", " << in.shape.virtual_stages << ", "
+    << num(in.comm_interference) << "\n";
+  for (int s = 0; s < p; ++s) stage_lines(o, in, s);
+  const int slowest = slowest_stage(in, th);
+  o << "# schedule " << in.schedule->name << "; stage " << slowest << " is the slowest (largest t): the bubble takes\n"
+    << "# the mean per-chunk pass times of the other stages\n";
+  std::string sum_f, sum_w, sum_t, hops, ts;
+  for (int s = 0; s < p; ++s) {
+    const std::string k = "_" + std::to_string(s), plus = s ? " + " : "";
+    hops += plus + "hop" + k;
+    ts += (s ? ", " : "") + std::string("t") + k;
+    if (s == slowest) continue;
+    const std::string add = sum_t.empty() ? "" : " + ";
+    const std::string tk = "(t" + k + " - s_dp*Z3" + k + ")";  // ZeRO-3 gathers hide in the fill and drain
+    sum_f += add + tk + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
+    sum_w += add + "W" + k;
+    sum_t += add + tk;
+  }
+  const bool split_w = in.schedule->name == "zb-h1";
+  if (p > 1) {
+    o << "F = (" << sum_f << ")/((p - 1)*v)\n"
+      << "W = " << (split_w ? "c*(" + sum_w + ")/((p - 1)*v)" : std::string("0")) << "\n"
+      << "Bi = (" << sum_t << ")/((p - 1)*v) - F - W\n";
+  }
+  o << "pipeline = m*Max(" << ts << ")"
+    << (p > 1 ? " + b*(" + in.schedule->bubble_sympy + " + 2*(p - 1)*(" + hops + ")/p)" : std::string()) << "\n";
+  end_lines(o, in);
+  return o.str();
+}
+
+}  // namespace trainsim

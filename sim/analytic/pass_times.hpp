@@ -1,0 +1,46 @@
+// Compute seconds of each block's passes for one micro-batch, from the operator catalogue and the
+// roofline kernel time (the numbers the graph builder puts on its compute tasks), and their sums
+// over the layers a pipeline stage holds. Part of the iteration formulas' input extraction.
+#pragma once
+#include <vector>
+
+#include "sim/config/run_spec.hpp"
+#include "sim/strategy/stage_layout.hpp"
+
+namespace trainsim {
+
+struct BlockPassTimes {
+  double forward = 0, backward_input = 0, weight_grad = 0;  // seconds, one micro-batch
+  // Weight-gradient kernels right after the backward's last input-gradient GEMM: the TP reduction
+  // issued after that GEMM runs beside them (weight-gradient kernels never wait on communication).
+  double wgrad_after_last_gemm = 0;
+  // The same after the last expert input-gradient GEMM (MoE): the EP combine runs beside them.
+  double wgrad_after_last_expert = 0;
+  // The forward's last GEMM is an expert GEMM (MoE): the TP reduction after it and the EP combine
+  // after it start together and run at once on their own streams.
+  bool forward_ends_in_expert = false;
+  // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
+  // last one (input-gradient GEMMs in the backward): their times, seconds.
+  double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
+};
+
+struct BlockTimes {
+  BlockPassTimes attention, mlp, moe, embedding, output;
+  double attention_core = 0;    // unfused attention's scores..context forward (selective recompute), seconds
+  double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
+};
+
+[[nodiscard]] BlockTimes block_times(const RunSpec& run);
+
+struct StageCompute {
+  double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;  // per micro-batch, seconds
+  double optimizer = 0;   // per iteration, seconds
+  double params = 0;      // parameters this device holds (count)
+};
+
+// Sums over the chunks of one stage: layers (dense or MoE), embedding, output; recompute per the
+// run's policy (full: the forward of the first recompute_layers layers, or all; selective: the
+// attention core of every layer); the optimizer step over the device's (ZeRO-sharded) parameters.
+[[nodiscard]] StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks);
+
+}  // namespace trainsim

@@ -1,0 +1,24 @@
+// Collective payload sizes of a run (see run_payloads.hpp).
+#include "sim/analytic/run_payloads.hpp"
+
+#include "sim/model/shard.hpp"
+
+namespace trainsim {
+
+Payloads payloads(const RunSpec& run) {
+  const auto& s = run.strategy;
+  const double e = activation_element_bytes(run.precision);
+  const double b = run.micro_batch, s_local = static_cast<double>(run.seq_len) / s.cp, h = run.model.hidden;
+  const Shard sh = shard_of(run);
+  Payloads p;
+  p.tp = b * s_local * h * e;
+  p.cp_kv = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(run.model, sh) * head_dim_of(run.model)) * e;
+  const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
+  p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.model.moe.capacity_factor * h * e : 0;
+  p.pp = b * s_local * h * e / s.tp;
+  p.grad_element = gradient_element_bytes(run);
+  p.param_element = e;
+  return p;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,69 @@
+// Closed forms of the registered pipeline schedules (see schedule_shape.hpp). Sources:
+//  - GPipe (Huang et al. 2019, Fig. 2c): all m forwards first, so it holds m micro-batches; idle
+//    (p-1)(F+B) per stage.
+//  - 1F1B (Narayanan et al. SC'21 §2.2.1): stage s runs min(p-s-1, m) warm-up forwards and holds
+//    min(p-s, m) micro-batches; idle (p-1)(F+B), bubble fraction (p-1)/m.
+//  - interleaved 1F1B (Narayanan et al. SC'21 §2.2.2, Megatron-LM's warm-up count): stage s runs
+//    min(2(p-s-1) + (v-1)p, m v) warm-up forwards; idle (p-1)(F+B) with per-chunk F, B, i.e. the
+//    bubble fraction (p-1)/(v m).
+//  - ZB-H1 (Qi et al. ICLR 2024, Table 2): the 1F1B order of F and B, so the same warm-up and peak;
+//    W passes fill the cool-down: idle (p-1)(F+Bi-W) once m >= p. With fewer micro-batches only
+//    m-1 W passes can move into the cool-down: idle (p-1)(F+Bi) - (min(m,p)-1) W.
+#include "sim/strategy/schedule_shape.hpp"
+
+#include <algorithm>
+
+#include "sim/core/error.hpp"
+
+namespace trainsim {
+namespace {
+
+int one_f_one_b_warmup(const PipelineShape& s, int stage) { return std::min(s.stages - stage - 1, s.microbatches); }
+
+int gpipe_warmup(const PipelineShape& s, int) { return s.microbatches; }
+
+int interleaved_warmup(const PipelineShape& s, int stage) {
+  if (s.virtual_stages == 1) return one_f_one_b_warmup(s, stage);
+  const int total = s.microbatches * s.virtual_stages;
+  return std::min(2 * (s.stages - stage - 1) + (s.virtual_stages - 1) * s.stages, total);
+}
+
+// After the warm-up every schedule of the 1F1B family runs one more forward before its first
+// backward (unless the warm-up already ran them all).
+int one_more(int warmup, const PipelineShape& s) { return std::min(warmup + 1, s.microbatches * s.virtual_stages); }
+
+int gpipe_peak(const PipelineShape& s, int) { return s.microbatches; }
+int one_f_one_b_peak(const PipelineShape& s, int stage) { return one_more(one_f_one_b_warmup(s, stage), s); }
+int interleaved_peak(const PipelineShape& s, int stage) { return one_more(interleaved_warmup(s, stage), s); }
+
+double flush_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
+  return (s.stages - 1) * (t.forward + t.backward_input + t.weight_grad);
+}
+
+double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
+  const int deferred = std::min(s.microbatches, s.stages) - 1;
+  return (s.stages - 1) * (t.forward + t.backward_input) - deferred * t.weight_grad;
+}
+
+}  // namespace
+
+const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
+  static const std::vector<ScheduleClosedForm> all = {
+      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"gpipe", gpipe_warmup, gpipe_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"interleaved", interleaved_warmup, interleaved_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, zb_h1_bubble, "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W"},
+  };
+  return all;
+}
+
+const ScheduleClosedForm& find_schedule_closed_form(const std::string& name) {
+  std::string names;
+  for (const ScheduleClosedForm& f : schedule_closed_forms()) {
+    if (f.name == name) return f;
+    names += (names.empty() ? "" : ", ") + f.name;
+  }
+  throw UserError("pipeline schedule '" + name + "' has no closed form; valid: " + names);
+}
+
+}  // namespace trainsim

@@ -1,0 +1,45 @@
+// Pipeline schedules in closed form: for each registered schedule (sim/graph/schedules/), how many
+// forwards a stage runs before its first backward (warm-up depth), how many (micro-batch, chunk)
+// activation units it holds at its peak, and how long each stage idles (its bubble) when every
+// stage takes the same time per pass. These are properties of the strategy, not of the task graph:
+// the memory model and the iteration formulas use them without expanding any step, and the graph
+// tests check each closed form against its schedule's expanded steps (tests/graph/schedule_shape_test).
+// A schedule added to sim/graph/schedules/ adds its closed form to the table in schedule_shape.cpp.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace trainsim {
+
+struct PipelineShape {
+  int stages = 1;          // p
+  int microbatches = 1;    // m
+  int virtual_stages = 1;  // v: model chunks per stage
+};
+
+// Time of one pass of one micro-batch through one model chunk on one stage, seconds.
+struct ChunkPassTimes {
+  double forward = 0;         // F
+  double backward_input = 0;  // Bi (input gradients); an unsplit backward takes Bi + W
+  double weight_grad = 0;     // W (weight gradients)
+};
+
+struct ScheduleClosedForm {
+  std::string name;  // as registered in sim/graph (find_schedule)
+  // Forwards stage `stage` runs before its first backward (capped at m*v).
+  int (*warmup_forwards)(const PipelineShape&, int stage) = nullptr;
+  // Max over the stage's step prefixes of (#F - #B): activation units held at the peak.
+  int (*peak_in_flight)(const PipelineShape&, int stage) = nullptr;
+  // Idle time of every stage (the bubble) when all stages take `t` per chunk pass and messages
+  // are free: makespan - m*v*(F + Bi + W). Seconds.
+  double (*bubble)(const PipelineShape&, const ChunkPassTimes& t) = nullptr;
+  // The same bubble in SymPy syntax, in the symbols p, m, v, F, Bi, W.
+  std::string bubble_sympy;
+};
+
+// Every schedule with a closed form, sorted by name.
+[[nodiscard]] const std::vector<ScheduleClosedForm>& schedule_closed_forms();
+// Throws UserError naming the valid schedules when `name` has no closed form.
+[[nodiscard]] const ScheduleClosedForm& find_schedule_closed_form(const std::string& name);
+
+}  // namespace trainsim

@@ -1,0 +1,92 @@
+// The iteration formulas (sim/analytic/iteration_model) on hand-built inputs with round numbers:
+// each term against a hand-derived value.
+#include <catch2/catch.hpp>
+
+#include "sim/analytic/iteration_model.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+IterationInputs pipeline(int p, int m, const char* schedule) {
+  IterationInputs in;
+  in.shape = {p, m, 1};
+  in.schedule = &find_schedule_closed_form(schedule);
+  in.stages.assign(static_cast<size_t>(p), StageInputs{});
+  return in;
+}
+
+double term(const IterationEstimate& e, IterationTerm t) { return e.mean[static_cast<size_t>(t)]; }
+
+}  // namespace
+
+// One stage, m 4, F 1, Bi 2, W 1, optimizer 0.5: 4 x (1 + 2 + 1) + 0.5 = 16.5, no bubble.
+TEST_CASE("one stage without communication is m(F+Bi+W) plus the optimizer", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 4, "1f1b");
+  in.stages[0] = StageInputs{};
+  in.stages[0].forward = 1, in.stages[0].backward_input = 2, in.stages[0].weight_grad = 1, in.stages[0].optimizer = 0.5;
+  const IterationEstimate e = estimate_iteration(in, IterationTheta{});
+  CHECK(e.iteration_time == Approx(16.5));
+  CHECK(term(e, IterationTerm::kForward) == Approx(4));
+  CHECK(term(e, IterationTerm::kBackward) == Approx(12));
+  CHECK(term(e, IterationTerm::kOptimizer) == Approx(0.5));
+  CHECK(term(e, IterationTerm::kBubble) == Approx(0).margin(1e-12));
+}
+
+// p 2, m 4, each stage F 1, Bi 1 (W 0): pipeline = m max t + (p-1)(F+B) = 8 + 2 = 10. Stage 1
+// ends one backward (1) earlier: 9, so T = 10 and each stage's bubble+idle = 10 - 8 = 2, the
+// (p-1)/m = 1/4 bubble of 1F1B (Narayanan et al. SC'21).
+TEST_CASE("1F1B bubble: (p-1)/m of the ideal time", "[analytic][iteration]") {
+  IterationInputs in = pipeline(2, 4, "1f1b");
+  for (auto& s : in.stages) s.forward = 1, s.backward_input = 1;
+  const IterationEstimate e = estimate_iteration(in, IterationTheta{});
+  CHECK(e.iteration_time == Approx(10));
+  CHECK(term(e, IterationTerm::kBubble) == Approx(2));
+  CHECK(term(e, IterationTerm::kBubble) / (4 * 2) == Approx(1.0 / 4));
+}
+
+// ZB-H1, p 2, m 4, F = Bi = W = 1: bubble (p-1)(F+Bi-W) = 1 (Qi et al. 2024 Table 2); busy 12.
+TEST_CASE("ZB-H1 bubble: (p-1)(F+Bi-W)", "[analytic][iteration]") {
+  IterationInputs in = pipeline(2, 4, "zb-h1");
+  for (auto& s : in.stages) s.forward = 1, s.backward_input = 1, s.weight_grad = 1;
+  CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(13));
+}
+
+// One stage, m 2, F 1, Bi 1; DP reduction 5 in buckets, the last 1. With overlap the whole last
+// backward (Bi + W = 1) hides DP: exposed max(1, 5 - 1) = 4; without overlap all 5.
+TEST_CASE("DP reduction hides behind the last backward, except its last bucket", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 2, "1f1b");
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].dp_reduce = 5, in.stages[0].dp_last_bucket = 1;
+  in.overlap_param_gather = false;
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(4));
+  in.overlap_dp = false;
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5));
+  in.overlap_dp = true;
+  in.stages[0].dp_reduce = 1.5;  // 1.5 - 1 = 0.5 < last bucket 1: the last bucket stays exposed
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
+}
+
+// One stage, m 3, F 1, Bi 1, exposed TP 0.5 and EP 0.25 per micro-batch, theta tp_scale 2:
+// T = 3 x (2 + 2 x 0.5 + 0.25) = 9.75; TP term 3, EP term 0.75.
+TEST_CASE("exposed communication adds per micro-batch, scaled by its theta", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 3, "1f1b");
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].tp_exposed = 0.5, in.stages[0].ep_exposed = 0.25;
+  IterationTheta th;
+  th.tp_scale = 2;
+  const IterationEstimate e = estimate_iteration(in, th);
+  CHECK(e.iteration_time == Approx(9.75));
+  CHECK(term(e, IterationTerm::kTp) == Approx(3));
+  CHECK(term(e, IterationTerm::kEp) == Approx(0.75));
+}
+
+// Interference: kappa 0.1, TP beside the backward 2 per micro-batch: backward +0.2 per micro-batch.
+// m 2, F 1, Bi 1: T = 2 x (2 + 0.2) = 4.4, the backward term 2 x 1.2 = 2.4.
+TEST_CASE("communication beside compute slows it by comm_interference times its duration", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 2, "1f1b");
+  in.comm_interference = 0.1;
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].tp_hidden = 2;
+  const IterationEstimate e = estimate_iteration(in, IterationTheta{});
+  CHECK(e.iteration_time == Approx(4.4));
+  CHECK(term(e, IterationTerm::kBackward) == Approx(2.4));
+  CHECK(term(e, IterationTerm::kForward) == Approx(2));
+}

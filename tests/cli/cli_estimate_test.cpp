@@ -1,0 +1,99 @@
+// `trainsim estimate` end to end: the formulas equal the replay on runs with one stage and one
+// dimension at a time, no overlap and no contention (comm_interference 0); the table, JSON and
+// SymPy outputs; bad input.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/support/json_check.hpp"
+#include "tests/support/run_command.hpp"
+
+using namespace trainsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
+const std::string kDefault = (kRoot / "workloads/default.yaml").string();
+const std::string kMixtral = (kRoot / "workloads/mixtral-8x7b-h100.yaml").string();
+
+double number_after(const std::string& text, const std::string& key) {
+  const size_t at = text.find("\"" + key + "\": ");
+  REQUIRE(at != std::string::npos);
+  return std::stod(text.substr(at + key.size() + 4));
+}
+
+// Llama 2 7B cut to 4 layers, 4 sequences, no interference, plus `sets`.
+std::string small(const std::string& sets) {
+  return "estimate " + kDefault + " --json --theta defaults --set model.layers=4 --set global_batch=4 "
+         "--set platform.accelerator.comm_interference=0 --set strategy.sequence_parallel=false " + sets;
+}
+}  // namespace
+
+// Every case has exactly one source of time beyond compute; the formula's closed forms (ring or NVLS
+// all-reduce, p2p hop, bucketed DP reduction, CP gather around the local attention block, 1F1B
+// bubble over the stage that is not the slowest) must then give the replay's time.
+TEST_CASE("formula equals the replay with one stage or one dimension at a time, no overlap, no contention",
+          "[cli][estimate]") {
+  const char* cases[] = {
+      "--set devices=1 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=1",
+      "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1",
+      "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true",
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1",
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=1 --set strategy.cp=2",
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=2 --set strategy.zero_stage=0 "
+      "--set strategy.overlap.dp_grad_reduce=false --set strategy.overlap.zero_param_gather=false",
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=2 --set strategy.zero_stage=1 "
+      "--set strategy.overlap.dp_grad_reduce=false --set strategy.overlap.zero_param_gather=false",
+  };
+  std::vector<std::string> runs;
+  for (const char* c : cases) runs.push_back(small(c));
+  // EP alone: Mixtral 8x7B cut to 2 layers, dispatch and combine over 2 and over 8 members
+  // (combine beside the expert weight-gradient kernels in the backward).
+  for (const char* ep : {"--set devices=2 --set strategy.dp=2 --set strategy.ep=2 --set global_batch=4",
+                         "--set devices=8 --set strategy.dp=8 --set strategy.ep=8 --set global_batch=8"})
+    runs.push_back("estimate " + kMixtral + " --json --theta defaults --set model.layers=2 "
+                   "--set platform.accelerator.comm_interference=0 --set strategy.tp=1 --set strategy.pp=1 "
+                   "--set strategy.zero_stage=0 --set strategy.overlap.dp_grad_reduce=false "
+                   "--set strategy.overlap.zero_param_gather=false " + std::string(ep));
+  for (const std::string& c : runs) {
+    INFO(c);
+    const CommandResult r = run_trainsim(c);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const double formula = number_after(r.out, "formula_iteration_time_s");
+    const double replay = number_after(r.out, "replay_iteration_time_s");
+    CHECK(formula == Approx(replay).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("estimate prints a term table with the replay, or without it under --no-replay", "[cli][estimate]") {
+  const CommandResult with = run_trainsim("estimate " + kDefault + " --set model.layers=4");
+  INFO(with.err);
+  REQUIRE(with.exit_code == 0);
+  for (const char* term : {"forward", "backward", "exposed_tp", "exposed_dp", "bubble_idle", "iteration", "replay_s"})
+    CHECK(with.out.find(term) != std::string::npos);
+  const CommandResult without = run_trainsim("estimate " + kDefault + " --no-replay --json");
+  REQUIRE(without.exit_code == 0);
+  CHECK(JsonCheck::valid(without.out));
+  CHECK(without.out.find("replay") == std::string::npos);
+  CHECK(number_after(without.out, "formula_iteration_time_s") > 0);
+}
+
+TEST_CASE("estimate --symbolic prints SymPy statements for T and for each collective in the model dimensions", "[cli][estimate]") {
+  const CommandResult r = run_trainsim("estimate " + kMixtral + " --no-replay --symbolic");
+  REQUIRE(r.exit_code == 0);
+  for (const char* line : {"\nc, s_tp, s_cp, s_ep, s_dp, o, i, b = ", "\npipeline = m*Max(t_0, t_1, t_2, t_3)",
+                           "\nT = Max(end_0, end_1, end_2, end_3)",
+                           // per-call closed forms in the model's dimensions: Mixtral's EP over 8 members of
+                           // one NVSwitch node, direct all-to-all: alpha + (n-1)/n S/beta
+                           "\nS_ep = b*s/cp/1*2*1*h*e", "\nep_all_to_all = (alpha + (n - 1)/n*S/beta).subs({n: 8, g: 8, S: S_ep"})
+    CHECK(r.out.find(line) != std::string::npos);
+}
+
+TEST_CASE("estimate with a theta file that does not exist says which file", "[cli][estimate]") {
+  const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --theta /nonexistent/x.theta.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/x.theta.yaml") != std::string::npos);
+}

@@ -1,0 +1,67 @@
+// `trainsim fit` end to end on a small design: the same seed gives the same runs and the same theta;
+// the theta file it writes is what `estimate` reads; estimate warns where formula and replay differ
+// by more than the file's held-out error; bad options are refused.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/run_command.hpp"
+
+using namespace trainsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
+const std::string kDefault = (kRoot / "workloads/default.yaml").string();
+
+// The file without its date line (the only part that depends on when it ran).
+std::string without_date(const std::string& text) {
+  const size_t at = text.find("  date: ");
+  return at == std::string::npos ? text : text.substr(0, at) + text.substr(text.find('\n', at));
+}
+}  // namespace
+
+TEST_CASE("fit with the same seed replays the same strategies and writes the same theta", "[cli][fit]") {
+  const std::string a = "/tmp/trainsim_fit_a.theta.yaml", b = "/tmp/trainsim_fit_b.theta.yaml";
+  const CommandResult r1 = run_trainsim("fit --platform dgx-a100-superpod --samples 8 --seed 3 --out " + a);
+  const CommandResult r2 = run_trainsim("fit --platform dgx-a100-superpod --samples 8 --seed 3 --out " + b);
+  INFO(r1.err);
+  REQUIRE(r1.exit_code == 0);
+  REQUIRE(r2.exit_code == 0);
+  CHECK(r1.out.find("6 train, 2 test") != std::string::npos);  // a quarter held out
+  CHECK(without_date(slurp(a)) == without_date(slurp(b)));
+  for (const char* key : {"theta:", "compute_scale:", "test_error:", "provenance:", "seed: 3", "samples: 8"})
+    CHECK(slurp(a).find(key) != std::string::npos);
+  // estimate reads what fit wrote.
+  const CommandResult e = run_trainsim("estimate " + kDefault + " --no-replay --set platform=dgx-a100-superpod --theta " + a);
+  CHECK(e.exit_code == 0);
+  CHECK(e.out.find(a) != std::string::npos);
+}
+
+// A theta file claiming a held-out error of 1e-9: any real difference exceeds it.
+TEST_CASE("estimate warns where formula and replay differ by more than the fitted test error", "[cli][fit]") {
+  const std::string path = "/tmp/trainsim_tight.theta.yaml";
+  std::ofstream(path) << "platform: dgx-h100-superpod\ntheta: {compute_scale: 1.01}\ntest_error: {mean: 1e-9, max: 1e-9}\n";
+  const CommandResult r = run_trainsim("estimate " + kDefault + " --set model.layers=4 --theta " + path);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("warning: formula and replay differ by") != std::string::npos);
+}
+
+TEST_CASE("fit refuses a missing platform and a bad sample count, naming the option", "[cli][fit]") {
+  const CommandResult none = run_trainsim("fit");
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("--platform") != std::string::npos);
+  const CommandResult bad = run_trainsim("fit --platform dgx-h100-superpod --samples two");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--samples: 'two'") != std::string::npos);
+}
+
+TEST_CASE("a theta file with an unknown coefficient is refused, naming the file and the valid keys", "[cli][fit]") {
+  const std::string path = "/tmp/trainsim_bad.theta.yaml";
+  std::ofstream(path) << "platform: x\ntheta: {speedup: 2}\n";
+  const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --theta " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(path) != std::string::npos);
+  CHECK(r.err.find("compute_scale") != std::string::npos);
+}

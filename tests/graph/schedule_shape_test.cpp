@@ -1,0 +1,88 @@
+// The closed forms of sim/strategy/schedule_shape against each registered schedule's expanded
+// steps: warm-up depth and peak in-flight counted from the steps, bubble from the event evaluation
+// of all stages (sim/graph/schedule_analysis). Every registered schedule must have a closed form.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <vector>
+
+#include "sim/graph/schedule.hpp"
+#include "sim/graph/schedule_analysis.hpp"
+#include "sim/strategy/schedule_shape.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+// Forwards before the first backward (B or Bi) of the stage: the warm-up, plus the first forward of
+// the steady state when there is one.
+int forwards_before_backward(const std::vector<ScheduleStep>& steps) {
+  int forwards = 0;
+  for (const ScheduleStep& s : steps) {
+    if (s.phase == Phase::kBackward || s.phase == Phase::kBackwardInput) break;
+    if (s.phase == Phase::kForward) ++forwards;
+  }
+  return forwards;
+}
+
+// The (p, m, v) a schedule accepts from a small grid: v > 1 only where it has chunks, m % p == 0
+// where the schedule demands it (steps() throws otherwise).
+std::vector<PipelineShape> shapes_for(const ScheduleInfo& schedule) {
+  std::vector<PipelineShape> out;
+  for (int p : {1, 2, 3, 4, 8})
+    for (int m : {1, 2, 3, 4, 5, 8, 12, 16})
+      for (int v : {1, 2, 3, 4}) {
+        try {
+          (void)schedule.steps({p, m, v}, 0);
+          out.push_back({p, m, v});
+        } catch (const std::exception&) {
+        }
+      }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every registered pipeline schedule has a closed form", "[schedule][strategy]") {
+  for (const ScheduleInfo& s : schedules()) {
+    INFO(s.name);
+    CHECK_NOTHROW(find_schedule_closed_form(s.name));
+  }
+  CHECK_THROWS_WITH(find_schedule_closed_form("nope"), Catch::Contains("valid: 1f1b, gpipe, interleaved, zb-h1"));
+}
+
+TEST_CASE("closed-form warm-up depth and peak in-flight equal the counts of the expanded steps", "[schedule][strategy]") {
+  for (const ScheduleInfo& schedule : schedules()) {
+    const ScheduleClosedForm& form = find_schedule_closed_form(schedule.name);
+    for (const PipelineShape& shape : shapes_for(schedule)) {
+      for (int stage = 0; stage < shape.stages; ++stage) {
+        INFO(schedule.name << " p " << shape.stages << " m " << shape.microbatches << " v " << shape.virtual_stages
+                           << " stage " << stage);
+        const auto steps = schedule.steps({shape.stages, shape.microbatches, shape.virtual_stages}, stage);
+        const int all_forwards = shape.microbatches * shape.virtual_stages;
+        CHECK(std::min(form.warmup_forwards(shape, stage) + 1, all_forwards) == forwards_before_backward(steps));
+        CHECK(form.peak_in_flight(shape, stage) == peak_in_flight(steps));
+      }
+    }
+  }
+}
+
+// Makespan of the event evaluation = busy m v (F + Bi + W) + the closed-form bubble, for pass
+// costs with W no larger than F or Bi (Qi et al. 2024 assume comparable F, B, W; ZB-H1's cool-down
+// can hold at most the W passes that fit beside the backward chain).
+TEST_CASE("closed-form bubble equals the idle time of the event evaluation of the steps", "[schedule][strategy]") {
+  const std::vector<ChunkPassTimes> costs = {{1.0, 1.0, 1.0}, {1.0, 2.0, 0.0}, {1.0, 2.0, 1.0}, {2.0, 3.0, 0.5}};
+  for (const ScheduleInfo& schedule : schedules()) {
+    const ScheduleClosedForm& form = find_schedule_closed_form(schedule.name);
+    for (const PipelineShape& shape : shapes_for(schedule)) {
+      for (const ChunkPassTimes& t : costs) {
+        INFO(schedule.name << " p " << shape.stages << " m " << shape.microbatches << " v " << shape.virtual_stages
+                           << " F " << t.forward << " Bi " << t.backward_input << " W " << t.weight_grad);
+        const ScheduleTiming timing = evaluate_schedule(
+            schedule, {shape.stages, shape.microbatches, shape.virtual_stages},
+            StepDurations{t.forward, t.backward_input, t.weight_grad});
+        const double busy = shape.microbatches * shape.virtual_stages * (t.forward + t.backward_input + t.weight_grad);
+        CHECK(timing.makespan == Approx(busy + form.bubble(shape, t)));
+      }
+    }
+  }
+}
