@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <numeric>
 #include <random>
@@ -17,6 +16,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/fit_design.hpp"
 #include "sim/cli/fit_report.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/replay_terms.hpp"
 #include "sim/cli/theta_file.hpp"
 #include "sim/config/loader.hpp"
@@ -54,24 +54,24 @@ void write_theta(const std::string& path, const std::string& platform, const Ite
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  std::ofstream out(path);
-  if (!out) throw UserError("--out: cannot write '" + path + "'");
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  out.precision(6);
-  out << "# Coefficients of trainsim's iteration formulas for this platform, fitted by `trainsim fit` to\n"
-      << "# replayed timelines (not to measured runs). Read by `trainsim estimate`.\n"
-      << "platform: " << platform << "\ntheta:\n";
-  for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
-  out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
-      << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"formulas of sim/analytic/iteration_model; the build carries no version string\"\n"
-      << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
-      << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
-  for (size_t i = 0; i < points.size(); ++i) {
-    const bool held_out = std::find(test_set.index.begin(), test_set.index.end(), i) != test_set.index.end();
-    out << "    - \"" << (held_out ? "test " : "train ") << (points[i].moe ? "moe " : "dense ") << points[i].label() << "\"\n";
-  }
+  write_output_file(path, "--out", [&](std::ostream& out) {
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    out.precision(6);
+    out << "# Coefficients of trainsim's iteration formulas for this platform, fitted by `trainsim fit` to\n"
+        << "# replayed timelines (not to measured runs). Read by `trainsim estimate`.\n"
+        << "platform: " << platform << "\ntheta:\n";
+    for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
+    out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
+        << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"formulas of sim/analytic/iteration_model; the build carries no version string\"\n"
+        << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
+        << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
+    for (size_t i = 0; i < points.size(); ++i) {
+      const bool held_out = std::find(test_set.index.begin(), test_set.index.end(), i) != test_set.index.end();
+      out << "    - \"" << (held_out ? "test " : "train ") << (points[i].moe ? "moe " : "dense ") << points[i].label() << "\"\n";
+    }
+  });
 }
 
 int run_fit(const ParsedArgs& a) {

@@ -6,7 +6,7 @@
 
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
-#include "sim/replay/fold_decision.hpp"
+#include "sim/replay/fold_plan.hpp"
 #include "sim/report/metrics.hpp"
 
 namespace trainsim {
