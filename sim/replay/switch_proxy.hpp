@@ -1,5 +1,6 @@
-// The switch end of in-network reductions (NVLS): a daemon actor on the switch endpoint of the
-// member's domain, one per (device, stream) that uses it, created on first use.
+// The switch end of in-network reductions (NVLS): an actor on the switch endpoint of the member's
+// domain, one per (device, stream) that uses it, created on first use and stopped by that stream
+// when it finishes.
 //
 // Why an actor: a member's transfers to and from the switch were host-to-host transfers
 // (Comm::sendto_async). SimGrid 3.32 keeps those detached, in one list it scans linearly at every
@@ -26,10 +27,15 @@ class SwitchProxy {
   // One exchange: `up` bytes member -> switch, `down` bytes switch -> member (either may be 0).
   // Appends the member's side of the transfers to `comms`, to be waited on with the others.
   void exchange(uint64_t up, uint64_t down, std::vector<simgrid::s4u::CommPtr>& comms);
+  // The member's stream has finished: the proxy's actor ends once it has served every exchange.
+  // (Ending by itself, not killed as a daemon: a killed actor unwinds its stack by an exception,
+  // which AddressSanitizer misreads under SimGrid's user-level context switching.)
+  void stop();
 
  private:
   struct Request {
     uint64_t up = 0, down = 0;
+    bool stop = false;
   };
   void serve();  // the actor's body
 

@@ -201,6 +201,10 @@ TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once do
   CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kAlpha + S / kBeta + 8 * kAlpha).epsilon(1e-9));
 }
 
+// Not under AddressSanitizer: stopping the other actors kills them, and a killed actor unwinds its
+// own stack by an exception, which ASan (without fiber support in Debian's SimGrid 3.32) reports as a
+// stack-buffer-overflow in sigaltstack: a false positive of user-level context switching.
+#if !defined(__SANITIZE_ADDRESS__)
 TEST_CASE("an error inside a device's stream stops the replay as an exception, never an abort", "[replay]") {
   // A run built in code can skip the loader's checks: collectives name an algorithm nobody
   // registered, which the replay only meets inside a device's TP actor. The child must report
@@ -214,3 +218,4 @@ TEST_CASE("an error inside a device's stream stops the replay as an exception, n
   g.stages[0].add(compute(g.stages[0], 1e-3));
   CHECK_THROWS_WITH(replay_time(run, g), Catch::Contains("no-such-algorithm"));
 }
+#endif
