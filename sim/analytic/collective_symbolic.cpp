@@ -1,6 +1,8 @@
 // SymPy text of a run's per-call collective times (see collective_symbolic.hpp).
 #include "sim/analytic/collective_symbolic.hpp"
 
+#include "sim/core/number_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,11 +15,7 @@
 namespace trainsim {
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string num(double value) { return format_number(value); }
 
 struct Call {
   const char* name;     // python name of the line

@@ -2,6 +2,7 @@
 #include "sim/analytic/iteration_symbolic.hpp"
 
 #include "sim/analytic/iteration_model.hpp"
+#include "sim/core/number_text.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -9,11 +10,7 @@
 namespace trainsim {
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string num(double value) { return format_number(value); }
 
 void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   const StageInputs& st = in.stages[static_cast<size_t>(s)];

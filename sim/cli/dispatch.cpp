@@ -25,7 +25,8 @@ void print_usage(std::ostream& out) {
     out << name << c.spec.summary << "\n";
   }
   out << "\n`trainsim <command> --help` explains a command's options.\n"
-         "Exit codes: 0 success, 2 bad input (the message names the file, key and value), 1 internal error.\n";
+         "Exit codes: 0 success, 2 bad input (the message names the file, key and value), 1 an output file that could not\n"
+         "be written (the message names the path and the reason) or an internal error.\n";
 }
 
 }  // namespace

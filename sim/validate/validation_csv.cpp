@@ -1,16 +1,13 @@
 // The CSV twin of the validation table (one row per measurement, %.6g numbers).
 #include <cstdio>
 
+#include "sim/core/number_text.hpp"
 #include "sim/validate/validation_report.hpp"
 
 namespace trainsim {
 namespace {
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+std::string num(double value) { return format_number(value); }
 
 }  // namespace
 

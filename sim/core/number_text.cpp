@@ -1,0 +1,13 @@
+#include "sim/core/number_text.hpp"
+
+#include <cstdio>
+
+namespace trainsim {
+
+std::string format_number(double value) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+}  // namespace trainsim

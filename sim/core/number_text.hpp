@@ -1,0 +1,10 @@
+// Numbers printed as text in tables, CSV and formulas: one format everywhere.
+#pragma once
+#include <string>
+
+namespace trainsim {
+
+// A plain number with six significant digits ("%.6g": 0.8352, 1.2e+09).
+[[nodiscard]] std::string format_number(double value);
+
+}  // namespace trainsim
