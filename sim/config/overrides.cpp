@@ -1,5 +1,7 @@
 #include "sim/config/overrides.hpp"
 
+#include <algorithm>
+
 #include "sim/core/error.hpp"
 
 namespace trainsim {
@@ -61,11 +63,29 @@ YAML::Node step(YAML::Node& node, const std::string& segment, const std::string&
 
 }  // namespace
 
+// The deepest key of a run is 4 levels below the run (platform.accelerator.peak_flops.bf16,
+// platform.tiers.1.bandwidth); a longer path names nothing, and walking it would create one
+// nested map (and one record of the override) per segment before failing.
+static constexpr size_t kMaxPathSegments = 16;
+
+// At most the first 60 characters of `text`, marked when cut (for messages about huge input).
+static std::string shortened(const std::string& text) {
+  return text.size() <= 60 ? text : text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 Override parse_override(const std::string& arg) {
   const std::string text = "--set " + arg;
   const size_t eq = arg.find('=');
   if (eq == std::string::npos) {
-    throw ConfigError(text, 0, arg, "an override needs '='", arg, "key.path=value, e.g. strategy.tp=4");
+    throw ConfigError(shortened(text), 0, shortened(arg), "an override needs '='", shortened(arg),
+                      "key.path=value, e.g. strategy.tp=4");
+  }
+  const size_t segments = static_cast<size_t>(std::count(arg.begin(), arg.begin() + static_cast<long>(eq), '.')) + 1;
+  if (segments > kMaxPathSegments) {
+    throw ConfigError(shortened(text), 0, shortened(arg.substr(0, eq)),
+                      "the key path has " + std::to_string(segments) + " segments; no key of a run is deeper than " +
+                          std::to_string(kMaxPathSegments),
+                      "", "key.path=value, e.g. platform.tiers.1.bandwidth=100GBps");
   }
   Override o{text, arg.substr(0, eq), arg.substr(eq + 1)};
   for (const auto& segment : split_path(o.path)) {
