@@ -148,8 +148,10 @@ Timeline collect(const ReplayContext& ctx) {
 }  // namespace
 
 Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  // owner[r] == r exactly for the devices this replay runs (fold_plan.hpp).
+  std::vector<int> owner = fold_owners(mesh, run.strategy, options);
   int replayed = 0;
-  for (int rank = 0; rank < run.devices; ++rank) replayed += is_replayed(mesh.coord(rank), run.strategy, options) ? 1 : 0;
+  for (int rank = 0; rank < run.devices; ++rank) replayed += owner[static_cast<size_t>(rank)] == rank ? 1 : 0;
   check_machine_memory(replayed);
   xbt_log_control_set("root.thres:warning");
   int argc = 1;
@@ -166,13 +168,13 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.mesh = &mesh;
   ctx.graph = &graph;
   ctx.options = options;
-  ctx.link_owner = fold_owners(mesh, run.strategy, options);
+  ctx.link_owner = std::move(owner);
   ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {
-    if (is_replayed(mesh.coord(rank), run.strategy, options))
+    if (ctx.link_owner[static_cast<size_t>(rank)] == rank)
       ctx.devices[static_cast<size_t>(rank)] = make_device(ctx, rank);
     else
       ctx.folding = true;

@@ -18,11 +18,6 @@ int replicas_kept(const StrategySpec& strategy) {
   return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, strategy.cp) : 1;
 }
 
-bool is_replayed(const Coord& c, const StrategySpec& strategy, const ReplayOptions& options) {
-  if (options.fold_data_parallel && c[Dim::kDp] >= replicas_kept(strategy)) return false;
-  return !(options.fold_tensor_parallel && c[Dim::kTp] != 0);
-}
-
 std::vector<int> fold_owners(const Mesh& mesh, const StrategySpec& strategy, const ReplayOptions& options) {
   const int kept = replicas_kept(strategy);
   std::vector<int> owner(static_cast<size_t>(mesh.size()));

@@ -32,9 +32,7 @@ namespace trainsim {
 
 // Data-parallel replicas a DP-folded replay keeps: ep / gcd(ep, cp) (1 when ep == 1).
 [[nodiscard]] int replicas_kept(const StrategySpec& strategy);
-// Whether the device at `c` is replayed under `options`.
-[[nodiscard]] bool is_replayed(const Coord& c, const StrategySpec& strategy, const ReplayOptions& options);
-// owner[r]: the replayed device rank r mirrors (r itself when replayed).
+// owner[r]: the replayed device rank r mirrors; owner[r] == r exactly when r is replayed.
 [[nodiscard]] std::vector<int> fold_owners(const Mesh& mesh, const StrategySpec& strategy, const ReplayOptions& options);
 // Why folding as `options` asks would not be exact for this run ("" when it is exact).
 [[nodiscard]] std::string fold_obstacle(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
