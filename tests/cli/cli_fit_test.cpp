@@ -23,7 +23,7 @@ std::string without_date(const std::string& text) {
 }  // namespace
 
 TEST_CASE("fit with the same seed replays the same strategies and writes the same theta", "[cli][fit]") {
-  const std::string a = "/tmp/trainsim_fit_a.theta.yaml", b = "/tmp/trainsim_fit_b.theta.yaml";
+  const std::string a = scratch("trainsim_fit_a.theta.yaml"), b = scratch("trainsim_fit_b.theta.yaml");
   const CommandResult r1 = run_trainsim("fit --platform dgx-a100-superpod --samples 8 --seed 3 --out " + a);
   const CommandResult r2 = run_trainsim("fit --platform dgx-a100-superpod --samples 8 --seed 3 --out " + b);
   INFO(r1.err);
@@ -41,7 +41,7 @@ TEST_CASE("fit with the same seed replays the same strategies and writes the sam
 
 // A theta file claiming a held-out error of 1e-9: any real difference exceeds it.
 TEST_CASE("estimate warns where formula and replay differ by more than the fitted test error", "[cli][fit]") {
-  const std::string path = "/tmp/trainsim_tight.theta.yaml";
+  const std::string path = scratch("trainsim_tight.theta.yaml");
   std::ofstream(path) << "platform: dgx-h100-superpod\ntheta: {compute_scale: 1.01}\ntest_error: {mean: 1e-9, max: 1e-9}\n";
   const CommandResult r = run_trainsim("estimate " + kDefault + " --set model.layers=4 --theta " + path);
   REQUIRE(r.exit_code == 0);
@@ -58,7 +58,7 @@ TEST_CASE("fit refuses a missing platform and a bad sample count, naming the opt
 }
 
 TEST_CASE("a theta file with an unknown coefficient is refused, naming the file and the valid keys", "[cli][fit]") {
-  const std::string path = "/tmp/trainsim_bad.theta.yaml";
+  const std::string path = scratch("trainsim_bad.theta.yaml");
   std::ofstream(path) << "platform: x\ntheta: {speedup: 2}\n";
   const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --theta " + path);
   CHECK(r.exit_code == 2);

@@ -14,9 +14,9 @@ const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 }  // namespace
 
 TEST_CASE("simulate writes valid JSON with the documented fields and a valid Chrome trace", "[cli]") {
-  const std::string json = "/tmp/trainsim_cli_result.json", trace = "/tmp/trainsim_cli_trace.json";
+  const std::string json = scratch("trainsim_cli_result.json"), trace = scratch("trainsim_cli_trace.json");
   const CommandResult r = run_trainsim("simulate " + kDefault + " --json " + json + " --trace " + trace +
-                                   " --trace-devices 0-3 --links /tmp/trainsim_cli_links.csv");
+                                   " --trace-devices 0-3 --links " + scratch("trainsim_cli_links.csv"));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const std::string result = slurp(json);
@@ -28,7 +28,7 @@ TEST_CASE("simulate writes valid JSON with the documented fields and a valid Chr
   CHECK(JsonCheck::valid(events));
   CHECK(events.find("\"traceEvents\"") != std::string::npos);
   CHECK(events.find("qkv") != std::string::npos);  // kernels are named
-  CHECK(slurp("/tmp/trainsim_cli_links.csv").rfind("link,tier,bandwidth_Bps,bytes,busy_fraction\n", 0) == 0);
+  CHECK(slurp(scratch("trainsim_cli_links.csv")).rfind("link,tier,bandwidth_Bps,bytes,busy_fraction\n", 0) == 0);
 }
 
 TEST_CASE("the JSON checker used above rejects malformed JSON", "[cli]") {
@@ -39,21 +39,21 @@ TEST_CASE("the JSON checker used above rejects malformed JSON", "[cli]") {
 }
 
 TEST_CASE("the same run gives byte-identical JSON twice", "[cli]") {
-  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_det1.json").exit_code == 0);
-  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_det2.json").exit_code == 0);
-  CHECK(slurp("/tmp/trainsim_det1.json") == slurp("/tmp/trainsim_det2.json"));
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json " + scratch("trainsim_det1.json")).exit_code == 0);
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json " + scratch("trainsim_det2.json")).exit_code == 0);
+  CHECK(slurp(scratch("trainsim_det1.json")) == slurp(scratch("trainsim_det2.json")));
 }
 
 TEST_CASE("a what-if override changes the result in the expected direction", "[cli]") {
   // Halving every accelerator's peak FLOP/s must make the iteration slower.
-  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_wi1.json").exit_code == 0);
-  REQUIRE(run_trainsim("simulate " + kDefault + " --json /tmp/trainsim_wi2.json --set platform.accelerator.peak_flops.bf16=494TFLOPS")
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json " + scratch("trainsim_wi1.json")).exit_code == 0);
+  REQUIRE(run_trainsim("simulate " + kDefault + " --json " + scratch("trainsim_wi2.json") + " --set platform.accelerator.peak_flops.bf16=494TFLOPS")
               .exit_code == 0);
   auto time_of = [](const std::string& text) {
     const size_t at = text.find("\"iteration_time_s\": ");
     return std::stod(text.substr(at + 20));
   };
-  CHECK(time_of(slurp("/tmp/trainsim_wi2.json")) > 1.3 * time_of(slurp("/tmp/trainsim_wi1.json")));
+  CHECK(time_of(slurp(scratch("trainsim_wi2.json"))) > 1.3 * time_of(slurp(scratch("trainsim_wi1.json"))));
 }
 
 TEST_CASE("simulate reports progress on stderr only when asked, ending with every task done", "[cli]") {

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +15,10 @@ struct CommandResult {
   std::string out, err;
 };
 
+// `name` in the system's temporary folder ($TMPDIR, else the platform's default), for files a
+// test writes.
+inline std::string scratch(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -24,7 +29,7 @@ inline std::string slurp(const std::string& path) {
 // `args` is appended to the binary's path as shell text (quote what needs quoting).
 inline CommandResult run_trainsim(const std::string& args) {
   static int counter = 0;
-  const std::string base = "/tmp/trainsim_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  const std::string base = scratch("trainsim_test_" + std::to_string(::getpid())) + "_" + std::to_string(counter++);
   const std::string cmd = std::string(TRAINSIM_BIN) + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   CommandResult r;

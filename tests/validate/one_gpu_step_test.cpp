@@ -29,7 +29,7 @@ TEST_CASE("a 1.7B step on one H100 is predicted within 5% of the step measured t
     REQUIRE(step["micro_batches"].as<int>() == 4);
     const double measured = step["step_s"].as<double>();
     const std::string dropout = step["dropout"].as<std::string>();
-    const std::string json = "/tmp/trainsim_one_gpu_step_" + std::to_string(::getpid()) + ".json";
+    const std::string json = scratch("trainsim_one_gpu_step_") + std::to_string(::getpid()) + ".json";
     const CommandResult r = run_trainsim(
         "simulate " + (kRoot / "validation/runs/mlm-h100-1.7b.yaml").string() +
         " --set devices=1 --set strategy.dp=1 --set global_batch=4 --set strategy.grad_precision=bf16"
