@@ -44,8 +44,13 @@ int member_index(const std::vector<int>& group, int rank) {
 // and receives from P host to host on the real pair links.
 class FlowBatch {
  public:
+  // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
   FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier)
-      : ctx_(ctx), dev_(dev), stream_(stream), tier_(tier) {}
+      : ctx_(ctx),
+        dev_(dev),
+        stream_(stream),
+        tier_(tier),
+        private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])) {}
 
   // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
   // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is waited on.
@@ -58,7 +63,7 @@ class FlowBatch {
     DeviceRuntime* peer = ctx_.device(peer_rank);
     if (peer != nullptr) return outgoing ? put(*peer, size) : get();
     sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
-    if (private_pair(peer_rank)) return host_to_host(folded, size, outgoing);
+    if (private_pairs_) return host_to_host(folded, size, outgoing);
     const int owner = ctx_.link_owner[static_cast<size_t>(peer_rank)];
     if (owner == dev_.rank) {
       if (outgoing) host_to_host(folded, size, true);
@@ -85,15 +90,12 @@ class FlowBatch {
     comms_.push_back(outgoing ? sg4::Comm::sendto_async(dev_.host, other, size)
                               : sg4::Comm::sendto_async(other, dev_.host, size));
   }
-  bool private_pair(int peer_rank) const {
-    const int tier = tier_between(ctx_.run->platform, ctx_.run->devices, dev_.rank, peer_rank);
-    return private_pair_links(ctx_.run->platform.tiers[static_cast<size_t>(tier)]);
-  }
 
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
   Stream stream_;
   int tier_;
+  bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them
   uint64_t switch_up_ = 0, switch_down_ = 0;  // bytes to and from the switch in this batch
   std::vector<sg4::CommPtr> comms_;
 };
