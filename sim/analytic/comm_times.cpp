@@ -26,15 +26,28 @@ LinkCost CommCosts::link(int tier) const {
   return {t.latency, (mesh ? t.link_bandwidth : t.bandwidth) * t.planes * t.efficiency, mesh};
 }
 
-CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
+  const auto key = std::make_pair(rank, static_cast<int>(d));
+  auto it = placements_.find(key);
+  if (it != placements_.end()) return it->second;
   const std::vector<int> group = mesh_.group(rank, d);
+  Placement p;
+  if (group.size() >= 2) {
+    const int node = domain_.front();
+    int node_size = 0;
+    for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
+    p.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
+    p.tier = tier_between(group.front(), group.back());
+  }
+  return placements_.emplace(key, p).first->second;
+}
+
+CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
+  const Placement& where = placement(rank, d);
   CollectiveSetup out;
-  if (group.size() < 2) return out;
-  const int node = domain_.front();
-  int node_size = 0;
-  for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
-  out.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
-  const int tier = tier_between(group.front(), group.back());
+  if (where.shape.members < 2) return out;
+  out.shape = where.shape;
+  const int tier = where.tier;
   const auto named = run_.collectives.find(to_string(d));
   if (named != run_.collectives.end()) {
     out.algorithm = named->second;

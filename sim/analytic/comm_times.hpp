@@ -4,7 +4,9 @@
 // names or the NCCL-like default choice (sim/collective/choose.cpp), and that algorithm's closed
 // form (collective_time.hpp) with the tier's alpha (latency) and beta (bandwidth x planes x efficiency).
 #pragma once
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/analytic/collective_time.hpp"
@@ -39,8 +41,15 @@ class CommCosts {
   [[nodiscard]] LinkCost link_between(int a, int b) const { return link(tier_between(a, b)); }
 
  private:
+  // A group's shape and tier, the same for every collective it runs (found once per rank and dim).
+  struct Placement {
+    GroupShape shape;  // members 1 for a group of one
+    int tier = 0;
+  };
+  const Placement& placement(int rank, Dim d) const;
   const RunSpec& run_;
   Mesh mesh_;
+  mutable std::map<std::pair<int, int>, Placement> placements_;
   std::vector<int> domain_;  // devices per domain of each tier, innermost first
 };
 

@@ -86,7 +86,9 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
 
 }  // namespace
 
-IterationInputs extract_iteration_inputs(const RunSpec& run) {
+namespace {
+
+IterationInputs shape_of(const RunSpec& run) {
   const auto& s = run.strategy;
   IterationInputs in;
   in.shape = {s.pp, run.microbatches(), s.virtual_stages};
@@ -95,6 +97,33 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   in.overlap_dp = s.overlap.dp_grad_reduce;
   in.overlap_param_gather = s.overlap.zero_param_gather;
   in.overlap_pp = s.overlap.pp_comm;
+  return in;
+}
+
+void set_compute(const StageCompute& c, StageInputs& st) {
+  st.forward = c.forward;
+  st.backward_input = c.backward_input;
+  st.weight_grad = c.weight_grad;
+  st.recompute = c.recompute;
+  st.optimizer = c.optimizer;
+}
+
+}  // namespace
+
+IterationInputs extract_compute_inputs(const RunSpec& run) {
+  IterationInputs in = shape_of(run);
+  const BlockTimes bt = block_times(run);
+  for (int stage = 0; stage < run.strategy.pp; ++stage) {
+    StageInputs st;
+    set_compute(stage_compute(run, bt, stage_chunks(run.model.layers, run.strategy.pp, run.strategy.virtual_stages, stage)), st);
+    in.stages.push_back(st);
+  }
+  return in;
+}
+
+IterationInputs extract_iteration_inputs(const RunSpec& run) {
+  const auto& s = run.strategy;
+  IterationInputs in = shape_of(run);
   const CommCosts cc(run);
   const Payloads pl = payloads(run);
   const BlockTimes bt = block_times(run);
@@ -104,11 +133,7 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
     const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
     const StageCompute c = stage_compute(run, bt, chunks);
     StageInputs st;
-    st.forward = c.forward;
-    st.backward_input = c.backward_input;
-    st.weight_grad = c.weight_grad;
-    st.recompute = c.recompute;
-    st.optimizer = c.optimizer;
+    set_compute(c, st);
     const int rank = cc.mesh().rank_at_stage(0, stage);
     add_layer_comm(run, cc, rank, pl, bt, chunks, st);
     add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);

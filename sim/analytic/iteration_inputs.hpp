@@ -51,6 +51,10 @@ struct IterationInputs {
 
 // Throws UserError for a schedule without a closed form (as the run's own checks would).
 [[nodiscard]] IterationInputs extract_iteration_inputs(const RunSpec& run);
+// Only the shape, the schedule and each stage's compute (forward, backward_input, weight_grad,
+// recompute, optimizer): every communication and memory input left 0. What the search's lower
+// bound needs (sim/search/bound), at about a third of the cost of the full extraction.
+[[nodiscard]] IterationInputs extract_compute_inputs(const RunSpec& run);
 
 // Peak memory of one device of each stage from the inputs: memory_static + activation_unit x the
 // schedule's closed-form peak in-flight units (schedule_shape.hpp), bytes. Equals stage_memory().

@@ -28,5 +28,6 @@ Command kernels_command();
 Command estimate_command();
 Command fit_command();
 Command bench_formulas_command();
+Command search_command();
 
 }  // namespace trainsim

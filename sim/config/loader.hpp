@@ -25,6 +25,10 @@ namespace trainsim {
 // involves only the inputs (degrees multiply to devices, tp divides heads and kv_heads, ...).
 [[nodiscard]] RunSpec load_run(const std::filesystem::path& file,
                                const std::vector<std::string>& overrides = {});
+// The same for a run held in memory (a run another command composed, e.g. `search`'s base run):
+// `name` stands for the file in errors; references resolve against `base` first, then presets.
+[[nodiscard]] RunSpec load_run_text(const std::string& text, const std::string& name,
+                                    const std::filesystem::path& base, const std::vector<std::string>& overrides = {});
 
 // Preset names found under data_dir(), sorted, with their description line.
 struct PresetInfo {

@@ -7,6 +7,7 @@
 #include "sim/config/run_rules.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
+#include "sim/core/error.hpp"
 
 namespace trainsim {
 namespace {
@@ -132,14 +133,16 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   return run;
 }
 
-RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args) {
+namespace {
+
+// A parsed run document -> RunSpec: overrides, the run's keys, the model and platform it names
+// (relative references resolve against `base` first), and the rules that involve only inputs.
+RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesystem::path& base,
+                          const std::vector<std::string>& override_args) {
   const std::vector<Override> overrides = parse_overrides(override_args);
-  YamlSource source(file.string());
-  YAML::Node root = load_yaml_file(file);
   apply_overrides(root, run_level_overrides(overrides), source);
   RunReferences refs;
   RunSpec run = parse_run(source, root, &refs);
-  const std::filesystem::path base = file.parent_path();
   run.model = load_model_file(resolve_reference(refs.model, PresetKind::kModel, base, source.where("model"), "model"),
                               select_overrides(overrides, "model"));
   run.platform = load_platform_file(
@@ -147,6 +150,25 @@ RunSpec load_run(const std::filesystem::path& file, const std::vector<std::strin
       select_overrides(overrides, "platform"));
   check_run_rules(run, source);
   return run;
+}
+
+}  // namespace
+
+RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args) {
+  YamlSource source(file.string());
+  return load_run_document(source, load_yaml_file(file), file.parent_path(), override_args);
+}
+
+RunSpec load_run_text(const std::string& text, const std::string& name, const std::filesystem::path& base,
+                      const std::vector<std::string>& override_args) {
+  YamlSource source(name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(name, e.mark.line + 1, "(syntax)", "invalid YAML: " + e.msg, "", "well-formed YAML");
+  }
+  return load_run_document(source, root, base, override_args);
 }
 
 }  // namespace trainsim

@@ -1,0 +1,95 @@
+#include "sim/cli/search_base.hpp"
+
+#include <filesystem>
+
+#include "sim/config/loader.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+namespace {
+
+// A path-like reference made absolute, so the written run finds it from any folder; a preset
+// name stays a name.
+std::string reference(const std::string& given) {
+  const bool path = given.find('/') != std::string::npos || (given.size() > 5 && given.substr(given.size() - 5) == ".yaml");
+  return path ? std::filesystem::absolute(given).lexically_normal().string() : given;
+}
+
+int positive(const ParsedArgs& a, const std::string& name) {
+  if (!a.has(name)) throw UserError("search: --" + name + " is required (see trainsim search --help)");
+  const int v = option_int(a, name, 0);
+  if (v < 1) throw UserError("search: --" + name + " must be a whole number >= 1 (got '" + a.get(name) + "')");
+  return v;
+}
+
+// The baseline must train the same thing on the same cluster, or its speedup means nothing.
+void check_baseline(const RunSpec& base, const RunSpec& b, const std::string& file) {
+  auto differ = [&](const std::string& what, const std::string& ours, const std::string& theirs) {
+    if (ours != theirs)
+      throw UserError("search: --baseline " + file + " has " + what + " " + theirs + ", the search " + ours +
+                      "; a baseline must run the same model, platform, devices, batch, sequence and precision");
+  };
+  differ("model", base.model.name, b.model.name);
+  differ("platform", base.platform.name, b.platform.name);
+  differ("devices", std::to_string(base.devices), std::to_string(b.devices));
+  differ("global_batch", std::to_string(base.global_batch), std::to_string(b.global_batch));
+  differ("seq_len", std::to_string(base.seq_len), std::to_string(b.seq_len));
+  differ("precision", to_string(base.precision), to_string(b.precision));
+}
+
+Precision precision_of(const std::string& text) {
+  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kBf16, Precision::kFp16, Precision::kFp8})
+    if (text == to_string(p)) return p;
+  throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8");
+}
+
+void check_platform_fit(const RunSpec& run) {
+  const PlatformSpec& p = run.platform;
+  if (p.max_devices > 0 && run.devices > p.max_devices)
+    throw UserError("search: --devices " + std::to_string(run.devices) + " is more than platform '" + p.name +
+                    "' models (max_devices " + std::to_string(p.max_devices) + ")");
+  if (!p.tiers.empty() && p.tiers.back().domain_size > 0 && run.devices > p.tiers.back().domain_size)
+    throw UserError("search: --devices " + std::to_string(run.devices) + " is more than the outermost tier '" +
+                    p.tiers.back().name + "' joins (" + std::to_string(p.tiers.back().domain_size) + ")");
+  if (p.accelerator.peak_flops.count(run.precision) == 0)
+    throw UserError("search: accelerator '" + p.accelerator.name + "' has no peak_flops for --precision " +
+                    to_string(run.precision));
+}
+
+}  // namespace
+
+SearchBase search_base(const ParsedArgs& a) {
+  SearchBase out;
+  if (!a.has("model") || !a.has("platform")) throw UserError("search: --model and --platform are required (see trainsim search --help)");
+  if (a.has("baseline")) out.baseline = load_run(a.get("baseline"));
+  RunSpec& run = out.run;
+  if (out.baseline) run = *out.baseline;  // the run fields the search does not vary
+  const StrategySpec kept = run.strategy;
+  run.strategy = StrategySpec{};
+  run.strategy.grad_bucket_size = kept.grad_bucket_size;
+  run.strategy.grad_precision = kept.grad_precision;
+  run.strategy.grad_accumulation_fusion = kept.grad_accumulation_fusion;
+  run.model = load_model(a.get("model"));
+  run.platform = load_platform(a.get("platform"));
+  out.refs = {reference(a.get("model")), reference(a.get("platform"))};
+  run.devices = positive(a, "devices");
+  run.global_batch = positive(a, "global-batch");
+  run.seq_len = positive(a, "seq");
+  run.precision = precision_of(a.get("precision", "bf16"));
+  if (a.has("framework-overhead")) {
+    try {
+      run.framework_overhead = parse_quantity(a.get("framework-overhead"), Quantity::kBytes);
+    } catch (const std::exception& e) {
+      throw UserError("search: --framework-overhead '" + a.get("framework-overhead") + "': " + e.what());
+    }
+  }
+  run.name = "search-best";
+  run.description.clear();
+  run.source_file = "(search)";
+  check_platform_fit(run);
+  if (out.baseline) check_baseline(run, *out.baseline, a.get("baseline"));
+  return out;
+}
+
+}  // namespace trainsim

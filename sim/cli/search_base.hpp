@@ -1,0 +1,25 @@
+// The run `trainsim search` searches around: model, platform, devices, batch, sequence and
+// precision from its options, and every run field the search does not vary (framework overhead,
+// gradient buckets and precision, collectives, flash attention, dropout) from --baseline when one
+// is given (it must train the same model on the same platform, devices, batch and sequence), else
+// the run defaults; --framework-overhead sets the per-device framework memory either way.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "sim/cli/args.hpp"
+#include "sim/config/run_spec.hpp"
+#include "sim/config/run_writer.hpp"
+
+namespace trainsim {
+
+struct SearchBase {
+  RunSpec run;                       // strategy fields are overwritten by every candidate
+  RunReferencesText refs;            // how the written winner names the model and platform
+  std::optional<RunSpec> baseline;   // --baseline, loaded and checked as `simulate` loads it
+};
+
+// Throws UserError naming the option for a missing or bad value.
+[[nodiscard]] SearchBase search_base(const ParsedArgs& a);
+
+}  // namespace trainsim

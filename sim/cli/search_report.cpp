@@ -1,0 +1,121 @@
+#include "sim/cli/search_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/model/model_flops.hpp"
+#include "sim/report/json_writer.hpp"
+
+namespace trainsim {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+double gib(double bytes) { return bytes / 1073741824.0; }
+
+double tokens_per_s(const RunSpec& run, double t) { return static_cast<double>(run.global_batch) * run.seq_len / t; }
+
+// Model FLOPs utilisation: the model's FLOPs (no recompute) over time x devices x dense peak.
+double mfu(const RunSpec& run, double t) {
+  const auto peak = run.platform.accelerator.peak_flops.find(run.precision);
+  if (peak == run.platform.accelerator.peak_flops.end() || peak->second <= 0) return 0;
+  return model_flops(run.model, run.global_batch, run.seq_len) / (t * run.devices * peak->second);
+}
+
+void print_counts(std::ostream& out, const SearchReport& r) {
+  const SearchCounts& c = r.outcome->counts;
+  out << "space        " << (r.space.empty() ? "every strategy the run admits" : r.space) << "\n"
+      << "strategies   " << c.enumerated << " enumerated = " << c.pruned_memory << " out of memory + " << c.pruned_bound
+      << " pruned by bound + " << c.evaluated << " evaluated" << (r.outcome->bound_used ? "" : " (no bound: theta < 0)")
+      << "; " << c.invalid << " rejected by schedule rules\n"
+      << "groups       " << c.groups << " compute groups, " << c.groups_expanded << " expanded; " << c.extractions
+      << " input extractions\n";
+}
+
+// The terms that moved most between the baseline and the winner, largest saving first.
+std::string why_faster(const IterationEstimate& base, const IterationEstimate& best) {
+  std::vector<std::pair<double, int>> moved;
+  for (int k = 0; k < kIterationTerms; ++k) moved.push_back({base.mean[static_cast<size_t>(k)] - best.mean[static_cast<size_t>(k)], k});
+  std::sort(moved.begin(), moved.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string out;
+  for (const auto& [saved, k] : moved) {
+    if (std::abs(saved) < 1e-4 * base.iteration_time) continue;
+    out += std::string(out.empty() ? "" : ", ") + term_name(static_cast<IterationTerm>(k)) + " " + (saved >= 0 ? "-" : "+") +
+           fmt("%.3f", std::abs(saved)) + " s";
+  }
+  return out.empty() ? "no term moved" : out;
+}
+
+void print_baseline(std::ostream& out, const SearchReport& r) {
+  const BaselineRow& b = *r.baseline;
+  out << "\nbaseline     " << strategy_label(b.strategy.run) << "\n";
+  if (b.strategy.peak_memory > b.capacity) {
+    out << "             does NOT fit: needs " << fmt("%.1f", gib(b.strategy.peak_memory)) << " GiB of "
+        << fmt("%.1f", gib(b.capacity)) << " GiB (" << fmt("%.1f", gib(b.strategy.peak_memory - b.capacity)) << " GiB over)\n";
+  }
+  out << "             formula " << fmt("%.4f", b.strategy.estimate.iteration_time) << " s";
+  if (b.replay) out << ", replay " << fmt("%.4f", b.replay->iteration_time) << " s";
+  if (r.rows.empty()) return void(out << "\n");
+  const SearchRow& best = r.rows.front();
+  out << "; the search's pick is " << fmt("%.2f", b.time() / best.time()) << "x faster"
+      << (b.replay && best.replay ? " (replayed)" : " (formulas)") << "\n"
+      << "             why (formula terms, mean per device): " << why_faster(b.strategy.estimate, best.strategy->estimate) << "\n";
+}
+
+}  // namespace
+
+void print_search_table(std::ostream& out, const SearchReport& r) {
+  print_counts(out, r);
+  out << "\nrank  formula_s  replay_s   diff   memory_GiB   MFU   tokens/s  strategy\n";
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const SearchRow& row = r.rows[i];
+    const RankedStrategy& s = *row.strategy;
+    const double f = s.estimate.iteration_time;
+    out << fmt("%4.0f", static_cast<double>(i + 1)) << "  " << fmt("%9.4f", f) << "  "
+        << (row.replay ? fmt("%8.4f", row.replay->iteration_time) : std::string("       -")) << "  "
+        << (row.replay ? fmt("%+5.1f%%", 100 * (f - row.replay->iteration_time) / row.replay->iteration_time) : std::string("     -"))
+        << "  " << fmt("%11.1f", gib(s.peak_memory)) << "  " << fmt("%4.1f%%", 100 * mfu(s.run, row.time())) << "  "
+        << fmt("%9.0f", tokens_per_s(s.run, row.time())) << "  " << strategy_label(s.run)
+        << (s.equivalents > 0 ? "  (+" + std::to_string(s.equivalents) + " equal under the formulas)" : "") << "\n";
+  }
+  if (r.baseline) print_baseline(out, r);
+}
+
+void print_search_json(std::ostream& out, const SearchReport& r) {
+  JsonWriter w(out);
+  const SearchCounts& c = r.outcome->counts;
+  w.begin_object();
+  w.field("space", r.space.empty() ? std::string("all") : r.space);
+  w.key("counts").begin_object();
+  w.field("enumerated", c.enumerated).field("pruned_memory", c.pruned_memory).field("pruned_bound", c.pruned_bound);
+  w.field("evaluated", c.evaluated).field("invalid", c.invalid).field("groups", c.groups);
+  w.field("groups_expanded", c.groups_expanded).field("extractions", c.extractions).field("bound_used", r.outcome->bound_used);
+  w.end_object();
+  w.key("ranked").begin_array();
+  for (const SearchRow& row : r.rows) {
+    const RankedStrategy& s = *row.strategy;
+    w.begin_object().field("strategy", strategy_label(s.run)).field("formula_rank", row.formula_rank);
+    w.field("formula_s", s.estimate.iteration_time);
+    if (row.replay) w.field("replay_s", row.replay->iteration_time);
+    w.field("memory_bytes", s.peak_memory).field("mfu", mfu(s.run, row.time())).field("tokens_per_s", tokens_per_s(s.run, row.time()));
+    w.field("equivalents", s.equivalents).end_object();
+  }
+  w.end_array();
+  if (r.baseline) {
+    const BaselineRow& b = *r.baseline;
+    w.key("baseline").begin_object().field("strategy", strategy_label(b.strategy.run));
+    w.field("formula_s", b.strategy.estimate.iteration_time);
+    if (b.replay) w.field("replay_s", b.replay->iteration_time);
+    w.field("memory_bytes", b.strategy.peak_memory).field("fits", b.strategy.peak_memory <= b.capacity);
+    if (!r.rows.empty()) w.field("speedup", b.time() / r.rows.front().time());
+    w.end_object();
+  }
+  w.end_object();
+  out << "\n";
+}
+
+}  // namespace trainsim

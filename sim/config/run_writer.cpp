@@ -1,0 +1,82 @@
+#include "sim/config/run_writer.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "sim/config/enum_names.hpp"
+
+namespace trainsim {
+namespace {
+
+template <typename E>
+const char* name_in(const EnumNames<E>& names, E value) {
+  for (const auto& entry : names)
+    if (entry.second == value) return entry.first;
+  return "?";
+}
+
+std::string exact_bytes(double bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17gB", bytes);
+  return buf;
+}
+
+std::string exact(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// A string as a double-quoted YAML scalar (backslashes and quotes escaped).
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+const char* yes_no(bool b) { return b ? "true" : "false"; }
+
+void write_strategy(std::ostream& out, const StrategySpec& s) {
+  out << "strategy:\n"
+      << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
+      << "\n  sequence_parallel: " << yes_no(s.sequence_parallel) << "\n  schedule: " << quoted(s.schedule)
+      << "\n  virtual_stages: " << s.virtual_stages << "\n  zero_stage: " << s.zero_stage
+      << "\n  recompute: " << recompute_name(s.recompute) << "\n  recompute_layers: " << s.recompute_layers
+      << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
+      << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)
+      << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
+      << "\n  mesh_order: " << quoted(s.mesh_order) << "\n  overlap: {dp_grad_reduce: "
+      << yes_no(s.overlap.dp_grad_reduce) << ", zero_param_gather: " << yes_no(s.overlap.zero_param_gather)
+      << ", tp_comm: " << yes_no(s.overlap.tp_comm) << ", pp_comm: " << yes_no(s.overlap.pp_comm) << "}\n";
+}
+
+}  // namespace
+
+const char* recompute_name(Recompute r) { return name_in(recompute_names(), r); }
+const char* offload_name(Offload o) { return name_in(offload_names(), o); }
+
+std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const std::string& comment) {
+  std::ostringstream out;
+  std::istringstream lines(comment);
+  for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
+  out << "name: " << quoted(run.name) << "\n";
+  if (!run.description.empty()) out << "description: " << quoted(run.description) << "\n";
+  out << "model: " << quoted(refs.model) << "\nplatform: " << quoted(refs.platform) << "\ndevices: " << run.devices
+      << "\nprecision: " << to_string(run.precision) << "\nseq_len: " << run.seq_len
+      << "\nglobal_batch: " << run.global_batch << "\nmicro_batch: " << run.micro_batch << "\n";
+  write_strategy(out, run.strategy);
+  if (!run.collectives.empty()) {
+    out << "collectives:\n";
+    for (const auto& [dim, algorithm] : run.collectives) out << "  " << dim << ": " << quoted(algorithm) << "\n";
+  }
+  out << "framework_overhead: " << exact_bytes(run.framework_overhead)
+      << "\nflash_attention: " << yes_no(run.flash_attention) << "\n";
+  if (run.dropout.any())
+    out << "dropout: {attention: " << exact(run.dropout.attention) << ", hidden: " << exact(run.dropout.hidden) << "}\n";
+  return out.str();
+}
+
+}  // namespace trainsim

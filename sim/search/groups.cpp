@@ -1,0 +1,208 @@
+#include "sim/search/groups.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "sim/config/divisors.hpp"
+#include "sim/core/error.hpp"
+#include "sim/graph/schedule.hpp"
+#include "sim/strategy/mesh.hpp"
+#include "sim/strategy/schedule_shape.hpp"
+#include "sim/strategy/stage_layout.hpp"
+
+namespace trainsim {
+namespace {
+
+std::vector<int> as_ints(const std::vector<long long>& v) { return std::vector<int>(v.begin(), v.end()); }
+
+// Whether the schedule's own rules accept (p, m, v), asked once per combination.
+class ScheduleRules {
+ public:
+  bool accepts(const std::string& name, int p, int m, int v) {
+    const auto key = std::make_tuple(name, p, m, v);
+    auto it = seen_.find(key);
+    if (it != seen_.end()) return it->second;
+    bool ok = true;
+    try {
+      for (int stage = 0; stage < p && ok; stage += std::max(1, p - 1)) (void)find_schedule(name).steps({p, m, v}, stage);
+    } catch (const UserError&) {
+      ok = false;
+    }
+    return seen_[key] = ok;
+  }
+
+ private:
+  std::map<std::tuple<std::string, int, int, int>, bool> seen_;
+};
+
+std::vector<std::string> schedule_names() {
+  std::vector<std::string> names;
+  for (const ScheduleClosedForm& f : schedule_closed_forms()) names.push_back(f.name);
+  return names;
+}
+
+// Pipeline layouts of one (tp, pp, dp, cp, ep): schedule, virtual stages, micro-batch.
+void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, ComputeGroup g, ScheduleRules& rules,
+                          GroupCounts* counts, std::vector<ComputeGroup>& out) {
+  const int layers = base.model.layers;
+  for (int mb : as_ints(divisors(base.global_batch / g.dp))) {
+    if (!space.admits("micro_batch", mb)) continue;
+    g.micro_batch = mb;
+    const int m = base.global_batch / (g.dp * mb);
+    for (const std::string& schedule : space.values_or("schedule", schedule_names())) {
+      const bool interleaved = schedule == "interleaved";
+      if (interleaved && g.pp < 2) continue;  // nothing to interleave
+      std::vector<int> vs = {1};
+      if (interleaved) {
+        vs.clear();
+        for (int v : as_ints(divisors(layers / g.pp)))
+          if (v >= 2 && layers % g.pp == 0) vs.push_back(v);
+      }
+      for (int v : vs) {
+        if (!space.admits("virtual_stages", v)) continue;
+        if (!rules.accepts(schedule, g.pp, m, v)) {
+          ++counts->invalid;
+          continue;
+        }
+        g.schedule = schedule, g.virtual_stages = v;
+        for (bool sp : {false, true}) {
+          if ((sp && g.tp == 1) || !space.admits("sequence_parallel", sp)) continue;
+          g.sequence_parallel = sp;
+          for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
+            const char* name = r == Recompute::kNone ? "none" : r == Recompute::kSelective ? "selective" : "full";
+            if (!space.admits("recompute", std::string(name))) continue;
+            g.recompute = r;
+            out.push_back(g);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The devices of one domain of the innermost tier (a node): the default bound on tp.
+int node_size(const RunSpec& base) {
+  const int inner = base.platform.tiers.empty() ? 0 : base.platform.tiers.front().domain_size;
+  return inner > 0 ? inner : base.devices;
+}
+
+}  // namespace
+
+std::vector<ComputeGroup> compute_groups(const RunSpec& base, const SearchSpace& space, GroupCounts* counts) {
+  ScheduleRules rules;
+  std::vector<ComputeGroup> out;
+  const ModelSpec& model = base.model;
+  for (int tp : as_ints(common_divisors(model.heads, model.kv_heads))) {
+    if (base.devices % tp != 0 || !space.admits("tp", tp)) continue;
+    if (!space.restricted("tp") && tp > node_size(base)) continue;
+    for (int pp : as_ints(divisors(base.devices / tp))) {
+      if (pp > model.layers || !space.admits("pp", pp)) continue;
+      for (int cp : as_ints(divisors(base.devices / (tp * pp)))) {
+        const int dp = base.devices / (tp * pp * cp);
+        if (base.seq_len % cp != 0 || base.global_batch % dp != 0 || !space.admits("cp", cp) || !space.admits("dp", dp)) continue;
+        const std::vector<long long> eps = model.is_moe() ? common_divisors(static_cast<long long>(dp) * cp, model.moe.experts)
+                                                          : std::vector<long long>{1};
+        for (int ep : as_ints(eps)) {
+          if (!space.admits("ep", ep)) continue;
+          ComputeGroup g;
+          g.tp = tp, g.pp = pp, g.cp = cp, g.dp = dp, g.ep = ep;
+          add_pipeline_layouts(base, space, g, rules, counts, out);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The values of a boolean knob that matters in a group, or the one value it takes where it does not.
+std::vector<bool> bool_values(const SearchSpace& space, const std::string& knob, bool matters, bool fallback) {
+  std::vector<bool> out;
+  for (bool b : {fallback, !fallback})
+    if (space.admits(knob, b) && (matters || out.empty())) out.push_back(b);
+  return out;
+}
+
+// The mesh orders the space admits, one per distinct placement: dimensions of degree 1 place
+// nothing, and ep rides with cp, so orders that agree on the rest build the same mesh.
+std::vector<std::string> distinct_orders(const ComputeGroup& g, const SearchSpace& space) {
+  const std::vector<std::string> defaults = {"tp-cp-ep-dp-pp", "tp-cp-ep-pp-dp"};
+  std::vector<std::string> out;
+  std::set<std::vector<Dim>> placements;
+  for (const std::string& order : space.values_or("mesh_order", defaults)) {
+    std::vector<Dim> placed;
+    for (Dim d : parse_mesh_order(order)) {
+      const int degree = d == Dim::kTp ? g.tp : d == Dim::kPp ? g.pp : d == Dim::kDp ? g.dp : g.cp;
+      if (degree > 1) placed.push_back(d);
+    }
+    if (placements.insert(placed).second) out.push_back(order);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace& space) {
+  std::vector<int> zeros;
+  for (int z = 0; z <= 3; ++z)
+    if (space.admits("zero_stage", z) && (g.dp > 1 || zeros.empty())) zeros.push_back(z);
+  // Optimizer offload only when asked for: neither the replay nor the formulas charge its PCIe
+  // transfers and host optimizer step yet, so by default it would look free.
+  std::vector<Offload> offloads;
+  for (const std::string& o : space.values_or("offload", {"none"}))
+    offloads.push_back(o == "none" ? Offload::kNone : Offload::kOptimizer);
+  std::vector<InnerChoice> out;
+  for (int zero : zeros)
+    for (Offload offload : offloads)
+      for (bool tp_comm : bool_values(space, "overlap.tp_comm", g.tp > 1, false))
+        for (bool gather : bool_values(space, "overlap.zero_param_gather", zero >= 1 && g.dp > 1, true))
+          for (const std::string& order : distinct_orders(g, space)) out.push_back({zero, offload, tp_comm, gather, order});
+  return out;
+}
+
+std::vector<FlagChoice> flag_choices(const ComputeGroup& g, const SearchSpace& space) {
+  std::vector<FlagChoice> out;
+  for (bool dp : bool_values(space, "overlap.dp_grad_reduce", g.dp > 1, true))
+    for (bool pp : bool_values(space, "overlap.pp_comm", g.pp > 1, true)) out.push_back({dp, pp});
+  return out;
+}
+
+std::vector<int> recompute_layer_options(const ComputeGroup& g, const RunSpec& base, const SearchSpace& space) {
+  if (g.recompute != Recompute::kFull) return {0};
+  int most = 0;  // layers of the largest stage: recomputing that many or more is recomputing all
+  for (int s = 0; s < g.pp; ++s) {
+    int layers = 0;
+    for (const ChunkLayers& c : stage_chunks(base.model.layers, g.pp, g.virtual_stages, s)) layers += c.layer_count;
+    most = std::max(most, layers);
+  }
+  std::vector<int> out;
+  for (int k = 1; k < most; ++k)
+    if (space.admits("recompute_layers", k)) out.push_back(k);
+  bool all = space.admits("recompute_layers", 0);  // counts of `most` or more recompute every layer too
+  for (const std::string& k : space.values_or("recompute_layers", {})) all = all || std::stoi(k) >= most;
+  if (all) out.push_back(0);
+  return out;
+}
+
+void apply_choice(const ComputeGroup& g, const InnerChoice& c, const FlagChoice& f, int recompute_layers, RunSpec& run) {
+  StrategySpec& s = run.strategy;
+  s.tp = g.tp, s.pp = g.pp, s.dp = g.dp, s.cp = g.cp, s.ep = g.ep;
+  s.schedule = g.schedule;
+  s.virtual_stages = g.virtual_stages;
+  s.sequence_parallel = g.sequence_parallel;
+  s.recompute = g.recompute;
+  s.recompute_layers = recompute_layers;
+  s.zero_stage = c.zero_stage;
+  s.offload = c.offload;
+  s.overlap.tp_comm = c.tp_comm;
+  s.overlap.zero_param_gather = c.param_gather;
+  s.mesh_order = c.mesh_order;
+  s.overlap.dp_grad_reduce = f.dp_grad_reduce;
+  s.overlap.pp_comm = f.pp_comm;
+  run.micro_batch = g.micro_batch;
+}
+
+}  // namespace trainsim

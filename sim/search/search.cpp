@@ -1,0 +1,198 @@
+#include "sim/search/search.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "sim/analytic/device_memory.hpp"
+#include "sim/config/run_writer.hpp"
+#include "sim/core/error.hpp"
+#include "sim/search/bound.hpp"
+#include "sim/search/top_k.hpp"
+
+namespace trainsim {
+namespace {
+
+struct BoundedGroup {
+  ComputeGroup group;
+  std::vector<InnerChoice> inner;
+  std::vector<FlagChoice> flags;
+  std::vector<int> recompute_layers;
+  double bound = 0;
+  long long size() const { return static_cast<long long>(inner.size() * flags.size() * recompute_layers.size()); }
+};
+
+double fullest_stage(const std::vector<DeviceMemory>& stages) {
+  double most = 0;
+  for (const DeviceMemory& d : stages) most = std::max(most, d.total());
+  return most;
+}
+
+class Searcher {
+ public:
+  Searcher(const RunSpec& base, const SearchSpace& space, const IterationTheta& theta, int k)
+      : space_(space), theta_(theta), work_(base), top_(k), capacity_(base.platform.accelerator.memory_capacity) {}
+
+  SearchOutcome run() {
+    GroupCounts gc;
+    std::vector<BoundedGroup> groups = bound_groups(compute_groups(work_, space_, &gc));
+    out_.counts.invalid = gc.invalid;
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const BoundedGroup& a, const BoundedGroup& b) { return a.bound < b.bound; });
+    for (const BoundedGroup& g : groups) {
+      if (out_.bound_used && g.bound >= top_.threshold()) {
+        out_.counts.pruned_bound += g.size();
+        continue;
+      }
+      expand(g);
+    }
+    out_.top = top_.take();
+    return std::move(out_);
+  }
+
+ private:
+  std::vector<BoundedGroup> bound_groups(const std::vector<ComputeGroup>& groups) {
+    std::vector<BoundedGroup> out;
+    for (const ComputeGroup& g : groups) {
+      BoundedGroup b{g, inner_choices(g, space_), flag_choices(g, space_), recompute_layer_options(g, work_, space_)};
+      if (b.size() == 0) continue;
+      apply_choice(g, b.inner.front(), b.flags.front(), b.recompute_layers.front(), work_);
+      ++out_.counts.extractions;
+      const IterationInputs in = extract_compute_inputs(work_);
+      out_.bound_used = out_.bound_used && bound_applies(in, theta_);
+      b.bound = iteration_lower_bound(in, theta_);
+      out_.counts.enumerated += b.size();
+      ++out_.counts.groups;
+      out.push_back(std::move(b));
+    }
+    return out;
+  }
+
+  IterationInputs extract() {
+    ++out_.counts.extractions;
+    return extract_iteration_inputs(work_);
+  }
+
+  // Memory of the fullest stage with the current strategy of work_, bytes.
+  double memory_now() { return fullest_stage(stage_memory(work_)); }
+
+  void note_oom(double memory) {
+    if (out_.closest_oom && out_.closest_oom->peak_memory <= memory) return;
+    out_.closest_oom = RankedStrategy{work_, {}, memory, 0};
+  }
+
+  // The smallest model-state memory any inner choice reaches, with the most recomputation: a group
+  // whose every choice overflows is pruned without extracting anything more.
+  bool group_can_fit(const BoundedGroup& g) {
+    std::set<std::pair<int, Offload>> seen;
+    double least = std::numeric_limits<double>::infinity();
+    for (const InnerChoice& c : g.inner) {
+      if (!seen.insert({c.zero_stage, c.offload}).second) continue;
+      apply_choice(g.group, c, g.flags.front(), g.recompute_layers.back(), work_);
+      const double memory = memory_now();
+      if (memory < least) least = memory;
+      if (memory > capacity_) note_oom(memory);
+    }
+    return least <= capacity_;
+  }
+
+  // Index of the fewest recomputed layers that fit (memory falls as layers are recomputed), or
+  // the option count when none does.
+  size_t fewest_fitting(const BoundedGroup& g, const InnerChoice& c) {
+    size_t lo = 0, hi = g.recompute_layers.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      apply_choice(g.group, c, g.flags.front(), g.recompute_layers[mid], work_);
+      if (memory_now() <= capacity_) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  void expand(const BoundedGroup& g) {
+    const long long per_choice = static_cast<long long>(g.flags.size());
+    if (!group_can_fit(g)) {
+      out_.counts.pruned_memory += g.size();
+      return;
+    }
+    ++out_.counts.groups_expanded;
+    const long long options = static_cast<long long>(g.recompute_layers.size());
+    for (const InnerChoice& c : g.inner) {
+      const size_t k = options > 1 ? fewest_fitting(g, c) : 0;
+      // Fewer recomputed layers do not fit; more cannot be faster (each adds a forward's compute
+      // and its TP traffic): the formulas' time is non-decreasing in recompute_layers.
+      out_.counts.pruned_memory += static_cast<long long>(std::min<size_t>(k, options)) * per_choice;
+      if (k >= g.recompute_layers.size()) {
+        apply_choice(g.group, c, g.flags.front(), g.recompute_layers.back(), work_);
+        note_oom(memory_now());
+        continue;
+      }
+      out_.counts.pruned_bound += (options - 1 - static_cast<long long>(k)) * per_choice;
+      evaluate(g, c, g.recompute_layers[k]);
+    }
+  }
+
+  void evaluate(const BoundedGroup& g, const InnerChoice& c, int recompute_layers) {
+    apply_choice(g.group, c, g.flags.front(), recompute_layers, work_);
+    IterationInputs in = extract();
+    double peak = 0;
+    for (int s = 0; s < in.shape.stages; ++s) peak = std::max(peak, stage_peak_memory(in, s));
+    if (peak > capacity_) {
+      out_.counts.pruned_memory += static_cast<long long>(g.flags.size());
+      note_oom(peak);
+      return;
+    }
+    for (const FlagChoice& f : g.flags) {
+      in.overlap_dp = f.dp_grad_reduce;
+      in.overlap_pp = f.pp_comm;
+      ++out_.counts.evaluated;
+      IterationEstimate e = estimate_iteration(in, theta_);
+      if (e.iteration_time > top_.threshold()) continue;  // an equal time still counts as an equivalent
+      apply_choice(g.group, c, f, recompute_layers, work_);
+      top_.push(RankedStrategy{work_, std::move(e), peak, 0});
+    }
+  }
+
+  const SearchSpace& space_;
+  const IterationTheta& theta_;
+  RunSpec work_;
+  TopK top_;
+  double capacity_;
+  SearchOutcome out_;
+};
+
+}  // namespace
+
+SearchOutcome search_strategies(const RunSpec& base, const SearchSpace& space, const IterationTheta& theta, int top_k) {
+  if (top_k < 1) throw UserError("search: --top must be at least 1 (got " + std::to_string(top_k) + ")");
+  SearchOutcome out = Searcher(base, space, theta, top_k).run();
+  if (out.counts.enumerated == 0) {
+    const std::string restricted = space.describe();
+    throw UserError("search: no valid strategy of " + base.model.name + " on " + std::to_string(base.devices) +
+                    " devices with global batch " + std::to_string(base.global_batch) + " and sequence " +
+                    std::to_string(base.seq_len) + (restricted.empty() ? "" : " under " + restricted) +
+                    " (every split of the devices breaks a rule: tp must divide the heads, dp the global batch, "
+                    "cp the sequence, pp be at most the layers)");
+  }
+  return out;
+}
+
+std::string strategy_label(const RunSpec& run) {
+  const StrategySpec& s = run.strategy;
+  std::string l = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) + " cp" +
+                  std::to_string(s.cp) + (s.ep > 1 ? " ep" + std::to_string(s.ep) : "") + " mb" +
+                  std::to_string(run.micro_batch) + " " + s.schedule +
+                  (s.virtual_stages > 1 ? " v" + std::to_string(s.virtual_stages) : "") + (s.sequence_parallel ? " sp" : "");
+  l += std::string(" rc:") + recompute_name(s.recompute);
+  if (s.recompute == Recompute::kFull && s.recompute_layers > 0) l += std::to_string(s.recompute_layers);
+  if (s.zero_stage > 0) l += " zero" + std::to_string(s.zero_stage);
+  if (s.offload != Offload::kNone) l += " offload";
+  if (s.overlap.tp_comm) l += " tp-overlap";
+  if (s.zero_stage > 0 && !s.overlap.zero_param_gather) l += " no-prefetch";
+  if (s.dp > 1 && !s.overlap.dp_grad_reduce) l += " no-dp-overlap";
+  if (s.pp > 1 && !s.overlap.pp_comm) l += " no-pp-overlap";
+  if (s.mesh_order != "tp-cp-ep-dp-pp") l += " mesh:" + s.mesh_order;
+  return l;
+}
+
+}  // namespace trainsim
