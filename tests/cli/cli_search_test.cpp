@@ -1,0 +1,77 @@
+// `trainsim search` end to end: the ranked table and JSON, the written winner that `simulate`
+// reproduces to the printed replayed time, the baseline comparison, and the answers to inputs
+// that cannot work (nothing fits: exit 2 naming the closest strategy; bad options).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "tests/support/json_check.hpp"
+#include "tests/support/run_command.hpp"
+
+using namespace trainsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
+const std::string kDefault = (kRoot / "workloads/default.yaml").string();
+// The default run's model, cluster, devices, batch and sequence; a small space (micro-batch 1 or
+// 2, no interleaving) keeps the replays of the top 3 quick.
+const std::string kSearch =
+    "search --model llama2-7b --platform dgx-h100-superpod --devices 16 --global-batch 32 --seq 4096 "
+    "--space micro_batch=1,2 --space schedule=1f1b,zb-h1 --top 3 ";
+
+double number_after(const std::string& text, const std::string& key, size_t from = 0) {
+  const size_t at = text.find("\"" + key + "\": ", from);
+  REQUIRE(at != std::string::npos);
+  return std::stod(text.substr(at + key.size() + 4));
+}
+}  // namespace
+
+TEST_CASE("search writes a winner that simulate reproduces to the replayed time it printed", "[cli][search]") {
+  const std::string out = scratch("trainsim_search_best.yaml");
+  const CommandResult r = run_trainsim(kSearch + "--json --out " + out);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(JsonCheck::valid(r.out));
+  const double replayed = number_after(r.out, "replay_s", r.out.find("\"ranked\""));
+  const std::string result = scratch("trainsim_search_best.json");
+  REQUIRE(run_trainsim("simulate " + out + " --json " + result).exit_code == 0);
+  CHECK(number_after(slurp(result), "iteration_time_s") == Approx(replayed).epsilon(1e-9));
+  fs::remove(out);
+  fs::remove(result);
+}
+
+TEST_CASE("search prints the counts, a ranked table and the baseline's speedup with the terms that shrank", "[cli][search]") {
+  const CommandResult r = run_trainsim(kSearch + "--baseline " + kDefault + " --parallel 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("enumerated =") && Catch::Contains("pruned by bound"));
+  CHECK_THAT(r.out, Catch::Contains("rank  formula_s  replay_s"));
+  CHECK_THAT(r.out, Catch::Contains("baseline     tp2 pp2 dp4"));
+  CHECK_THAT(r.out, Catch::Contains("x faster (replayed)") && Catch::Contains("why (formula terms"));
+}
+
+TEST_CASE("search output is byte-identical from run to run", "[cli][search]") {
+  const std::string args = kSearch + "--no-replay --json";
+  CHECK(run_trainsim(args).out == run_trainsim(args).out);
+}
+
+TEST_CASE("search exits 2 naming the closest strategy when nothing fits in memory", "[cli][search]") {
+  // GPT-3 175B's weights and fp32 optimizer state alone take ~2.8 TB: 8 A100 of 80 GiB cannot hold them.
+  const CommandResult r = run_trainsim(
+      "search --model gpt3-175b --platform dgx-a100-superpod --devices 8 --global-batch 8 --seq 2048 --precision fp16 --no-replay");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no strategy fits in 80.0 GiB") && Catch::Contains("the closest, tp") &&
+                        Catch::Contains("GiB over"));
+}
+
+TEST_CASE("search refuses missing options, unknown knobs and a baseline of another run", "[cli][search]") {
+  CHECK(run_trainsim("search --model llama2-7b --devices 8 --global-batch 8 --seq 2048").exit_code == 2);
+  const CommandResult knob = run_trainsim(kSearch + "--space tpp=2");
+  CHECK(knob.exit_code == 2);
+  CHECK_THAT(knob.err, Catch::Contains("unknown search knob 'tpp'"));
+  const CommandResult other = run_trainsim(
+      "search --model llama2-7b --platform dgx-h100-superpod --devices 8 --global-batch 32 --seq 4096 --baseline " + kDefault);
+  CHECK(other.exit_code == 2);
+  CHECK_THAT(other.err, Catch::Contains("has devices 16, the search 8"));
+}
