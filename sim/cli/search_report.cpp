@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/model/model_flops.hpp"
+#include "sim/search/rank_agreement.hpp"
 #include "sim/report/json_writer.hpp"
 
 namespace trainsim {
@@ -66,6 +67,32 @@ void print_baseline(std::ostream& out, const SearchReport& r) {
       << "             why (formula terms, mean per device): " << why_faster(b.strategy.estimate, best.strategy->estimate) << "\n";
 }
 
+struct Agreement {
+  bool known = false;      // at least two strategies replayed
+  double rho = 0;          // Spearman's rho, formula times vs replayed times
+  int pick_rank = 0;       // the formulas' first pick in the replay's order, 1-based
+  double pick_slower = 0;  // its replayed time over the replay's best, minus 1
+};
+
+Agreement agreement(const SearchReport& r) {
+  Agreement a;
+  std::vector<double> formula, replay;
+  for (const SearchRow& row : r.rows) {
+    if (!row.replay) return a;
+    formula.push_back(row.strategy->estimate.iteration_time);
+    replay.push_back(row.replay->iteration_time);
+  }
+  if (r.rows.size() < 2) return a;
+  a.known = true;
+  a.rho = spearman(formula, replay);
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (r.rows[i].formula_rank != 1) continue;
+    a.pick_rank = static_cast<int>(i + 1);
+    a.pick_slower = r.rows[i].time() / r.rows.front().time() - 1;
+  }
+  return a;
+}
+
 }  // namespace
 
 void print_search_table(std::ostream& out, const SearchReport& r) {
@@ -82,6 +109,11 @@ void print_search_table(std::ostream& out, const SearchReport& r) {
         << fmt("%9.0f", tokens_per_s(s.run, row.time())) << "  " << strategy_label(s.run)
         << (s.equivalents > 0 ? "  (+" + std::to_string(s.equivalents) + " equal under the formulas)" : "") << "\n";
   }
+  const Agreement a = agreement(r);
+  if (a.known)
+    out << "\nagreement    Spearman rho " << fmt("%.3f", a.rho) << " between formula and replay over these " << r.rows.size()
+        << "; the formulas' pick is replay rank " << a.pick_rank << " (" << fmt("%.2f", 100 * a.pick_slower)
+        << "% slower than the replay's best)\n";
   if (r.baseline) print_baseline(out, r);
 }
 
@@ -105,6 +137,11 @@ void print_search_json(std::ostream& out, const SearchReport& r) {
     w.field("equivalents", s.equivalents).end_object();
   }
   w.end_array();
+  const Agreement a = agreement(r);
+  if (a.known) {
+    w.key("agreement").begin_object().field("spearman", a.rho).field("pick_replay_rank", a.pick_rank);
+    w.field("pick_slower_than_best", a.pick_slower).end_object();
+  }
   if (r.baseline) {
     const BaselineRow& b = *r.baseline;
     w.key("baseline").begin_object().field("strategy", strategy_label(b.strategy.run));

@@ -13,6 +13,7 @@
 #include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
 #include "sim/search/bound.hpp"
+#include "sim/search/rank_agreement.hpp"
 #include "sim/search/search.hpp"
 
 using namespace trainsim;
@@ -173,4 +174,13 @@ TEST_CASE("search knobs and values are checked naming what is valid", "[search]"
   CHECK_THROWS_WITH(parse_search_space({"zero_stage=4"}, {}), Catch::Contains("0, 1, 2 or 3"));
   CHECK_THROWS_WITH(parse_search_space({"tp=1,2", "tp=4"}, {}), Catch::Contains("leave no value"));
   CHECK(parse_search_space({"mesh_order=all"}, {}).values_or("mesh_order", {}).size() == 24);
+}
+
+TEST_CASE("Spearman's rho of hand-ranked lists, with ties sharing their mean rank", "[search]") {
+  // Ranks of (10, 20, 20, 40) are (1, 2.5, 2.5, 4); identical order gives 1, reversed -1.
+  CHECK(fractional_ranks({10, 20, 20, 40}) == std::vector<double>{1, 2.5, 2.5, 4});
+  CHECK(spearman({1, 2, 3, 4}, {10, 20, 30, 40}) == Approx(1));
+  CHECK(spearman({1, 2, 3, 4}, {40, 30, 20, 10}) == Approx(-1));
+  // Ranks (1,2,3,4) vs (2,1,4,3): d = (1,1,1,1), rho = 1 - 6*4/(4*15) = 0.6.
+  CHECK(spearman({1, 2, 3, 4}, {2, 1, 4, 3}) == Approx(0.6));
 }
