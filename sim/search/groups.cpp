@@ -67,8 +67,9 @@ void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, Compute
           continue;
         }
         g.schedule = schedule, g.virtual_stages = v;
+        // SP splits what TP splits: without TP it is off, whatever the space says.
         for (bool sp : {false, true}) {
-          if ((sp && g.tp == 1) || !space.admits("sequence_parallel", sp)) continue;
+          if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
           g.sequence_parallel = sp;
           for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
             const char* name = r == Recompute::kNone ? "none" : r == Recompute::kSelective ? "selective" : "full";
