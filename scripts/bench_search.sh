@@ -3,7 +3,10 @@
 # large spaces, how long its top-10 replay takes, and, on spaces small enough to replay every
 # strategy, whether the formulas' pick is the replay's best and how well the two rankings agree
 # (Spearman's rho over every distinct strategy of the space).
-# Usage: scripts/bench_search.sh [--quick]   (--quick: the agreement studies only on 8 devices)
+# Usage: scripts/bench_search.sh [--quick | --agreement]
+#   --quick      no top-10 replay, agreement studies only on 8 devices (minutes)
+#   --agreement  only the agreement studies, all of them
+#   (default)    everything; the top-10 replay of GPT-3 175B on 1,024 A100 takes the longest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/trainsim ] || scripts/setup.sh >/dev/null
@@ -22,16 +25,19 @@ timed() {
     "$(grep -m1 '^strategies' "$out/stdout" | sed 's/^strategies *//')"
 }
 
+mode=${1:-}
+if [ "$mode" != "--agreement" ]; then
 echo "== speed: search before replay (--no-replay), then the top-10 replay"
 echo "case                                                           wall        CPU    RSS   strategies"
 timed "GPT-3 175B, 1,024 A100, batch 1536, seq 2048" --model gpt3-175b --platform dgx-a100-superpod \
   --devices 1024 --global-batch 1536 --seq 2048 --precision fp16 --framework-overhead 3GiB --no-replay
 timed "Llama 3 405B, 16,384 H100, batch 2048, seq 8192" --model llama3-405b --platform dgx-h100-superpod \
   --devices 16384 --global-batch 2048 --seq 8192 --framework-overhead 3GiB --no-replay
-if [ "${1:-}" != "--quick" ]; then
+if [ "$mode" != "--quick" ]; then
   timed "GPT-3 175B, 1,024 A100: search + top-10 replay ($cores at once)" --model gpt3-175b \
     --platform dgx-a100-superpod --devices 1024 --global-batch 1536 --seq 2048 --precision fp16 \
     --framework-overhead 3GiB --parallel "$cores"
+fi
 fi
 
 # Every strategy of a small space replayed: the formulas' pick in the replay's order, and rho.
@@ -61,7 +67,7 @@ agreement "Llama 2 7B, 8 H100, batch 32, seq 4096" --model llama2-7b --platform 
 agreement "Llama 2 7B, 8 Ascend 910B, batch 32, seq 4096" --model llama2-7b --platform ascend-910b-pod \
   --devices 8 --global-batch 32 --seq 4096 --framework-overhead 4GiB --space micro_batch=1,2,4 \
   --space recompute=none,selective "${fixed[@]}"
-[ "${1:-}" = "--quick" ] && exit 0
+[ "$mode" = "--quick" ] && exit 0
 agreement "Llama 2 7B, 16 H100, batch 64, seq 4096" --model llama2-7b --platform dgx-h100-superpod \
   --devices 16 --global-batch 64 --seq 4096 --framework-overhead 3GiB --space micro_batch=1,2 \
   --space recompute=none,selective "${fixed[@]}"
