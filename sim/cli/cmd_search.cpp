@@ -96,14 +96,16 @@ int run_search(const ParsedArgs& a) {
   if (!a.has("no-replay")) {
     std::vector<const RunSpec*> runs;
     for (const SearchRow& r : report.rows) runs.push_back(&r.strategy->run);
-    if (report.baseline) runs.push_back(&report.baseline->strategy.run);
+    // A baseline that does not fit is not replayed: it could not run.
+    const bool replay_baseline = report.baseline && report.baseline->fits();
+    if (replay_baseline) runs.push_back(&report.baseline->strategy.run);
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const int parallel = option_int(a, "parallel", static_cast<int>(std::max(1L, cores)));
     const auto replay_start = Clock::now();
     const std::vector<ReplayTerms> replayed = replay_all(runs, parallel, a.has("progress") || isatty(STDERR_FILENO));
     std::fprintf(stderr, "search: replayed %zu runs in %.1f s\n", runs.size(), since(replay_start));
     for (size_t i = 0; i < report.rows.size(); ++i) report.rows[i].replay = replayed[i];
-    if (report.baseline) report.baseline->replay = replayed.back();
+    if (replay_baseline) report.baseline->replay = replayed.back();
     std::stable_sort(report.rows.begin(), report.rows.end(),
                      [](const SearchRow& x, const SearchRow& y) { return x.time() < y.time(); });
   }

@@ -54,9 +54,11 @@ std::string why_faster(const IterationEstimate& base, const IterationEstimate& b
 void print_baseline(std::ostream& out, const SearchReport& r) {
   const BaselineRow& b = *r.baseline;
   out << "\nbaseline     " << strategy_label(b.strategy.run) << "\n";
-  if (b.strategy.peak_memory > b.capacity) {
+  if (!b.fits()) {
     out << "             does NOT fit: needs " << fmt("%.1f", gib(b.strategy.peak_memory)) << " GiB of "
-        << fmt("%.1f", gib(b.capacity)) << " GiB (" << fmt("%.1f", gib(b.strategy.peak_memory - b.capacity)) << " GiB over)\n";
+        << fmt("%.1f", gib(b.capacity)) << " GiB (" << fmt("%.1f", gib(b.strategy.peak_memory - b.capacity))
+        << " GiB over), so it cannot run" << (r.rows.empty() ? "" : "; the search's pick fits") << "\n";
+    return;
   }
   out << "             formula " << fmt("%.4f", b.strategy.estimate.iteration_time) << " s";
   if (b.replay) out << ", replay " << fmt("%.4f", b.replay->iteration_time) << " s";
@@ -147,8 +149,8 @@ void print_search_json(std::ostream& out, const SearchReport& r) {
     w.key("baseline").begin_object().field("strategy", strategy_label(b.strategy.run));
     w.field("formula_s", b.strategy.estimate.iteration_time);
     if (b.replay) w.field("replay_s", b.replay->iteration_time);
-    w.field("memory_bytes", b.strategy.peak_memory).field("fits", b.strategy.peak_memory <= b.capacity);
-    if (!r.rows.empty()) w.field("speedup", b.time() / r.rows.front().time());
+    w.field("memory_bytes", b.strategy.peak_memory).field("fits", b.fits());
+    if (!r.rows.empty() && b.fits()) w.field("speedup", b.time() / r.rows.front().time());
     w.end_object();
   }
   w.end_object();

@@ -23,6 +23,7 @@ struct BaselineRow {
   std::optional<ReplayTerms> replay;
   double capacity = 0;                  // device memory, bytes
   double time() const { return replay ? replay->iteration_time : strategy.estimate.iteration_time; }
+  bool fits() const { return strategy.peak_memory <= capacity; }
 };
 
 struct SearchReport {

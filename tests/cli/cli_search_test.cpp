@@ -3,6 +3,7 @@
 // that cannot work (nothing fits: exit 2 naming the closest strategy; bad options).
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/support/json_check.hpp"
@@ -74,4 +75,22 @@ TEST_CASE("search refuses missing options, unknown knobs and a baseline of anoth
       "search --model llama2-7b --platform dgx-h100-superpod --devices 8 --global-batch 32 --seq 4096 --baseline " + kDefault);
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.err, Catch::Contains("has devices 16, the search 8"));
+}
+
+TEST_CASE("a baseline that does not fit is reported with how far over it is, and not replayed", "[cli][search]") {
+  // Megatron-LM's defaults for Llama 2 7B on 16 H100: pure data parallelism without the distributed
+  // optimizer keeps 2 (bf16 weights) + 4 (fp32 gradients) + 12 (fp32 master weights and two Adam
+  // moments) = 18 bytes x 6.7e9 parameters = 121 GB per device, more than 80 GiB.
+  const std::string baseline = scratch("trainsim_search_oom_baseline.yaml");
+  {
+    std::ofstream f(baseline);
+    f << "name: megatron-defaults\nmodel: llama2-7b\nplatform: dgx-h100-superpod\ndevices: 16\nprecision: bf16\n"
+         "seq_len: 4096\nglobal_batch: 32\nmicro_batch: 1\nstrategy: {tp: 1, pp: 1, dp: 16}\n";
+  }
+  const CommandResult r = run_trainsim(kSearch + "--baseline " + baseline + " --parallel 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("does NOT fit: needs") && Catch::Contains("GiB over), so it cannot run"));
+  CHECK_THAT(r.err, Catch::Contains("replayed 3 runs"));  // the top 3, not the baseline
+  fs::remove(baseline);
 }
