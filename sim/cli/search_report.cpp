@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/core/number_text.hpp"
 #include "sim/model/model_flops.hpp"
-#include "sim/search/rank_agreement.hpp"
 #include "sim/report/json_writer.hpp"
+#include "sim/search/rank_agreement.hpp"
 
 namespace trainsim {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_with(f, v); }
 
 double gib(double bytes) { return bytes / 1073741824.0; }
 

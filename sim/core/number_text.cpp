@@ -10,4 +10,10 @@ std::string format_number(double value) {
   return buf;
 }
 
+std::string format_with(const char* format, double value) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
 }  // namespace trainsim

@@ -3,23 +3,17 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/number_text.hpp"
+#include "sim/model/model_flops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/report/metrics.hpp"
-#include "sim/model/model_flops.hpp"
 
 namespace trainsim {
 namespace {
 
-const char* recompute_name(Recompute r) {
-  return r == Recompute::kFull ? "full" : r == Recompute::kSelective ? "selective" : "none";
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_with(f, v); }
 
 }  // namespace
 

@@ -4,16 +4,13 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/core/number_text.hpp"
 #include "sim/report/run_description.hpp"
 
 namespace trainsim {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(const char* f, double v) { return format_with(f, v); }
 
 // Mean over replayed devices of each stage, for the per-stage table.
 void write_stage_table(std::ostream& out, const SimulationReport& r) {
