@@ -11,9 +11,9 @@
 
 namespace trainsim {
 
-std::string replay_terms_text(const RunSpec& run) {
+std::string replay_terms_text(const RunSpec& run, FoldPolicy fold) {
   ReplayOptions options;  // simulate's defaults: bulk collectives, --fold auto
-  const bool big = run.devices > 1024;
+  const bool big = run.devices > 1024 || fold == FoldPolicy::kWherePossible;
   options.fold_data_parallel = big && run.strategy.dp > replicas_kept(run.strategy);
   options.fold_tensor_parallel = big && run.strategy.tp > 1;
   const RunGraph graph = build_run_graph(run);

@@ -19,8 +19,13 @@ struct ReplayTerms {
   std::array<double, kIterationTerms> mean{};  // seconds, mean over replayed devices
 };
 
+// How much of the run the replay may fold: as `trainsim simulate` does by default (above 1,024
+// devices), or wherever folding is possible (the fold plan folds only where it is exact and declines
+// otherwise, sim/replay/fold_plan.hpp: the same times, 10-100x less work on large runs).
+enum class FoldPolicy { kAsSimulate, kWherePossible };
+
 // Replays `run` in this process and returns the terms as text (what a child sends back).
-[[nodiscard]] std::string replay_terms_text(const RunSpec& run);
+[[nodiscard]] std::string replay_terms_text(const RunSpec& run, FoldPolicy fold = FoldPolicy::kAsSimulate);
 [[nodiscard]] ReplayTerms parse_replay_terms(const std::string& text);
 // replay_terms_text in a forked child.
 [[nodiscard]] ReplayTerms replay_terms(const RunSpec& run);
