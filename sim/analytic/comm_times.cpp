@@ -39,6 +39,8 @@ const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
     p.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
     p.tier = tier_between(group.front(), group.back());
   }
+  const auto named = run_.collectives.find(to_string(d));
+  if (named != run_.collectives.end()) p.named = &named->second;
   return placements_.emplace(key, p).first->second;
 }
 
@@ -48,9 +50,8 @@ CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes byt
   if (where.shape.members < 2) return out;
   out.shape = where.shape;
   const int tier = where.tier;
-  const auto named = run_.collectives.find(to_string(d));
-  if (named != run_.collectives.end()) {
-    out.algorithm = named->second;
+  if (where.named) {
+    out.algorithm = *where.named;
   } else if (!run_.platform.tiers.empty()) {
     const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
     FabricHints hints;
@@ -65,9 +66,13 @@ CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes byt
 
 Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
   if (bytes <= 0) return 0;
+  // Buckets and per-layer gathers repeat the same sizes: each distinct collective is costed once.
+  const auto key = std::make_tuple(rank, static_cast<int>(d), static_cast<int>(kind), bytes);
+  auto it = costs_.find(key);
+  if (it != costs_.end()) return it->second;
   const CollectiveSetup c = setup(rank, d, kind, bytes);
-  if (c.shape.members < 2) return 0;
-  return collective_cost(kind, c.algorithm, c.shape, bytes, c.intra, c.inter).total();
+  const Seconds t = c.shape.members < 2 ? 0 : collective_cost(kind, c.algorithm, c.shape, bytes, c.intra, c.inter).total();
+  return costs_.emplace(key, t).first->second;
 }
 
 Seconds CommCosts::p2p(int a, int b, Bytes bytes) const {

@@ -6,6 +6,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -45,11 +46,13 @@ class CommCosts {
   struct Placement {
     GroupShape shape;  // members 1 for a group of one
     int tier = 0;
+    const std::string* named = nullptr;  // the algorithm the run names for the dimension, if any
   };
   const Placement& placement(int rank, Dim d) const;
   const RunSpec& run_;
   Mesh mesh_;
   mutable std::map<std::pair<int, int>, Placement> placements_;
+  mutable std::map<std::tuple<int, int, int, double>, Seconds> costs_;  // (rank, dim, kind, bytes)
   std::vector<int> domain_;  // devices per domain of each tier, innermost first
 };
 

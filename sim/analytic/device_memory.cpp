@@ -4,6 +4,7 @@
 
 #include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/memory.hpp"
+#include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 #include "sim/strategy/schedule_shape.hpp"
@@ -27,18 +28,21 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   ActivationOptions kept = recomputed;
   kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
   const int limit = run.strategy.recompute_layers;
-  Bytes total = 0;
+  // A layer's bytes depend on its index only through whether it is an MoE layer (and recomputed).
+  Bytes total = 0, kind[2][2] = {{-1, -1}, {-1, -1}};
   for (size_t i = 0; i < layers.size(); ++i) {
     const bool recompute = limit <= 0 || static_cast<int>(i) < limit;
-    total += layer_activation_bytes(run.model, sh, layers[i], recompute ? recomputed : kept);
+    Bytes& b = kind[is_moe_layer(run.model, layers[i]) ? 1 : 0][recompute ? 1 : 0];
+    if (b < 0) b = layer_activation_bytes(run.model, sh, layers[i], recompute ? recomputed : kept);
+    total += b;
   }
   return layers.empty() ? 0 : total / static_cast<double>(layers.size());
 }
 
-DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
+DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& schedule, int stage) {
   const auto& s = run.strategy;
   const Shard sh = shard_of(run);
-  const auto chunks = stage_chunks(run.model.layers, s.pp, s.virtual_stages, stage);
+  const auto chunks = stage_chunks(pipeline_split(s, run.model.layers), stage);
   std::vector<int> layers;
   int layers_per_chunk = 0;
   bool first = false, last = false;
@@ -51,7 +55,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   const PipelineShape shape{s.pp, run.microbatches(), s.virtual_stages};
   DeviceMemory out;
   out.stage = stage;
-  out.peak_in_flight = find_schedule_closed_form(s.schedule).peak_in_flight(shape, stage);
+  out.peak_in_flight = schedule.peak_in_flight(shape, stage);
   Bytes extra = 0;
   if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
   if (last) extra += last_stage_activation_bytes(run.model, sh);
@@ -68,8 +72,13 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
   state.offload_optimizer = s.offload == Offload::kOptimizer;
   state.per_param.gradients = gradient_element_bytes(run);  // fp32 main gradients in bf16 runs by default
   double largest_layer = 0;
-  for (int l : layers)
-    largest_layer = std::max(largest_layer, static_cast<double>(device_params(run.model, {l}, false, false, s.tp, s.ep).total()));
+  bool seen[2] = {false, false};  // one dense and one MoE layer stand for all
+  for (int l : layers) {
+    const int k = is_moe_layer(run.model, l) ? 1 : 0;
+    if (seen[k]) continue;
+    seen[k] = true;
+    largest_layer = std::max(largest_layer, static_cast<double>(layer_params_on_device(run.model, l, s.tp, s.ep).total()));
+  }
   const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage, largest_layer,
                                        activation_element_bytes(run.precision));
   const MemoryBreakdown b = memory_breakdown(state, activations, comm, run.framework_overhead);
@@ -86,7 +95,8 @@ DeviceMemory memory_of_stage(const RunSpec& run, int stage) {
 
 std::vector<DeviceMemory> stage_memory(const RunSpec& run) {
   std::vector<DeviceMemory> out;
-  for (int stage = 0; stage < run.strategy.pp; ++stage) out.push_back(memory_of_stage(run, stage));
+  const ScheduleClosedForm& schedule = find_schedule_closed_form(run.strategy.schedule);
+  for (int stage = 0; stage < run.strategy.pp; ++stage) out.push_back(memory_of_stage(run, schedule, stage));
   return out;
 }
 

@@ -12,7 +12,7 @@ LayerParams layer_params_of(const RunSpec& run) {
   const auto& s = run.strategy;
   LayerParams p;
   for (int l = 0; l < run.model.layers; ++l)
-    p.layer.push_back(static_cast<double>(device_params(run.model, {l}, false, false, s.tp, s.ep).total()));
+    p.layer.push_back(static_cast<double>(layer_params_on_device(run.model, l, s.tp, s.ep).total()));
   p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
   p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());
   return p;

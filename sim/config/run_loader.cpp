@@ -44,7 +44,8 @@ void read_overlap(MapReader& s, OverlapSpec* o) {
 
 void read_strategy(MapReader& run, StrategySpec* st) {
   auto r = run.map("strategy", Need::kOptional,
-                   {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages", "zero_stage",
+                   {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
+                    "first_stage_layers", "last_stage_layers", "zero_stage",
                     "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision",
                     "grad_accumulation_fusion", "mesh_order", "overlap"});
   if (!r) return;
@@ -56,6 +57,8 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   r->read_bool("sequence_parallel", &st->sequence_parallel, Need::kOptional);
   r->read_string("schedule", &st->schedule, Need::kOptional);  // the schedule registry checks the name
   r->read_int("virtual_stages", &st->virtual_stages, Need::kOptional, 1);
+  r->read_int("first_stage_layers", &st->first_stage_layers, Need::kOptional, 0);
+  r->read_int("last_stage_layers", &st->last_stage_layers, Need::kOptional, 0);
   r->read_int("zero_stage", &st->zero_stage, Need::kOptional, 0, 3);
   r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
   r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);

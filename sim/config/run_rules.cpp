@@ -5,6 +5,7 @@
 
 #include "sim/config/divisors.hpp"
 #include "sim/config/yaml_reader.hpp"
+#include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
 namespace {
@@ -58,12 +59,18 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
     src.fail_at("strategy.pp", "exceeds the model's " + str(m.layers) + " layers", str(s.pp),
                 "an integer in 1.." + str(m.layers));
   }
-  if (s.virtual_stages > 1 && m.layers % (static_cast<long long>(s.pp) * s.virtual_stages) != 0) {
+  const PipelineSplit split = pipeline_split(s, m.layers);
+  const std::string problem = split_problem(split);
+  if (!problem.empty() && !split.uneven()) {
     const std::vector<long long> valid = m.layers % s.pp == 0 ? divisors(m.layers / s.pp) : std::vector<long long>{1};
-    src.fail_at("strategy.virtual_stages",
-                "layers (" + str(m.layers) + ") must divide evenly into pp*virtual_stages = " +
-                    str(static_cast<long long>(s.pp) * s.virtual_stages) + " chunks",
-                str(s.virtual_stages), list_numbers(valid));
+    src.fail_at("strategy.virtual_stages", problem, str(s.virtual_stages), list_numbers(valid));
+  }
+  if (!problem.empty()) {
+    const bool first = s.first_stage_layers > 0;
+    src.fail_at(first ? "strategy.first_stage_layers" : "strategy.last_stage_layers", problem,
+                str(first ? s.first_stage_layers : s.last_stage_layers),
+                "layer counts of the first/last stage that leave the other stages an equal share (each stage a "
+                "multiple of virtual_stages), or 0 for the even split");
   }
   if (run.seq_len % s.cp != 0) {
     std::vector<long long> valid = divisors(run.seq_len);

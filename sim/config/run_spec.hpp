@@ -9,7 +9,8 @@
 //   global_batch: 512           # sequences per iteration
 //   micro_batch: 1              # sequences per micro-batch per pipeline
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
-//              schedule: 1f1b, virtual_stages: 1, zero_stage: 1, recompute: selective,
+//              schedule: 1f1b, virtual_stages: 1, first_stage_layers: 0, last_stage_layers: 0,
+//              zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
@@ -44,6 +45,11 @@ struct StrategySpec {
   bool sequence_parallel = false;                // Megatron SP: RS + AG instead of all-reduce
   std::string schedule = "1f1b";                 // registered pipeline schedule (trainsim list schedules)
   int virtual_stages = 1;                        // model chunks per pipeline rank (interleaved)
+  // Uneven pipeline split (Megatron-Core --decoder-first-pipeline-num-layers and
+  // --decoder-last-pipeline-num-layers): layers of the first / last stage, the other stages sharing
+  // the rest equally (sim/strategy/stage_layout.hpp); 0 = the even split.
+  int first_stage_layers = 0;
+  int last_stage_layers = 0;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage

@@ -55,10 +55,21 @@ ParamCount count_params(const ModelSpec& m) {
   return total;
 }
 
+ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep) {
+  return layer_params_split(m, layer_index, tp, ep);
+}
+
 ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
                          bool last_stage, int tp, int ep) {
-  ParamCount p;
-  for (int i : layers) p += layer_params_split(m, i, tp, ep);
+  // A layer's parameters depend on its index only through whether it is an MoE layer: count each
+  // kind once (a stage of a 16,384-device search holds up to 126 layers, summed millions of times).
+  ParamCount p, kind[2];
+  bool counted[2] = {false, false};
+  for (int i : layers) {
+    const int k = is_moe_layer(m, i) ? 1 : 0;
+    if (!counted[k]) kind[k] = layer_params_split(m, i, tp, ep), counted[k] = true;
+    p += kind[k];
+  }
   const int64_t table = ceil_div(m.vocab, tp) * m.hidden;
   if (first_stage) p.embedding = table;
   if (last_stage) {

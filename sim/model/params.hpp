@@ -44,6 +44,8 @@ struct ParamCount {
 // The first stage holds the embedding, the last stage the output layer and final norm; with
 // tied embeddings and more than one stage the last stage holds its own copy of the table
 // (Megatron keeps both and all-reduces their gradients); on a single stage it is held once.
+// One layer's parameters on a device with tensor degree tp and expert degree ep.
+[[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep);
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
                                        bool first_stage, bool last_stage, int tp, int ep);
 

@@ -37,6 +37,36 @@ class ScheduleRules {
   std::map<std::tuple<std::string, int, int, int>, bool> seen_;
 };
 
+// (first, last) stage layers for (pp, v): the even split (0, 0) where it works, else the most
+// balanced uneven splits (each of first and last 0 or a multiple of v up to ceil(L/p), keeping those
+// whose fullest stage holds fewest layers); exactly the values the space names when it names either.
+std::vector<std::pair<int, int>> pipeline_splits(const RunSpec& base, const SearchSpace& space, int pp, int v) {
+  const int layers = base.model.layers;
+  auto valid = [&](int f, int l) { return split_problem(PipelineSplit{layers, pp, v, f, l}).empty(); };
+  std::vector<int> firsts, lasts;
+  const bool named = space.restricted("first_stage_layers") || space.restricted("last_stage_layers");
+  if (named) {
+    for (const std::string& f : space.values_or("first_stage_layers", {"0"})) firsts.push_back(std::stoi(f));
+    for (const std::string& l : space.values_or("last_stage_layers", {"0"})) lasts.push_back(std::stoi(l));
+  } else if (valid(0, 0)) {
+    return {{0, 0}};
+  } else if (pp >= 2) {
+    for (int n = 0; n <= (layers + pp - 1) / pp + v - 1; n += v) firsts.push_back(n), lasts.push_back(n);
+  }
+  std::vector<std::pair<int, int>> out;
+  int fullest = 0;  // unless named: only the most balanced splits (fewest layers on the fullest stage)
+  for (int f : firsts)
+    for (int l : lasts) {
+      if (!(named || f > 0 || l > 0) || !valid(f, l)) continue;
+      int most = 0;
+      for (int st = 0; st < pp; ++st) most = std::max(most, stage_layer_count(PipelineSplit{layers, pp, v, f, l}, st));
+      if (!named && !out.empty() && most > fullest) continue;
+      if (!named && (out.empty() || most < fullest)) out.clear(), fullest = most;
+      out.push_back({f, l});
+    }
+  return out;
+}
+
 std::vector<std::string> schedule_names() {
   std::vector<std::string> names;
   for (const ScheduleClosedForm& f : schedule_closed_forms()) names.push_back(f.name);
@@ -57,16 +87,19 @@ void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, Compute
       std::vector<int> vs = {1};
       if (interleaved) {
         vs.clear();
-        for (int v : as_ints(divisors(layers / g.pp)))
-          if (v >= 2 && layers % g.pp == 0) vs.push_back(v);
+        for (int v = 2; v <= (layers + g.pp - 1) / g.pp; ++v) vs.push_back(v);  // at least one layer per chunk
       }
       for (int v : vs) {
         if (!space.admits("virtual_stages", v)) continue;
+        const std::vector<std::pair<int, int>> splits = pipeline_splits(base, space, g.pp, v);
+        if (splits.empty()) continue;
         if (!rules.accepts(schedule, g.pp, m, v)) {
-          ++counts->invalid;
+          counts->invalid += static_cast<long long>(splits.size());
           continue;
         }
         g.schedule = schedule, g.virtual_stages = v;
+        for (const auto& [first, last] : splits) {
+        g.first_stage_layers = first, g.last_stage_layers = last;
         // SP splits what TP splits: without TP it is off, whatever the space says.
         for (bool sp : {false, true}) {
           if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
@@ -77,6 +110,7 @@ void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, Compute
             g.recompute = r;
             out.push_back(g);
           }
+        }
         }
       }
     }
@@ -174,11 +208,8 @@ std::vector<FlagChoice> flag_choices(const ComputeGroup& g, const SearchSpace& s
 std::vector<int> recompute_layer_options(const ComputeGroup& g, const RunSpec& base, const SearchSpace& space) {
   if (g.recompute != Recompute::kFull) return {0};
   int most = 0;  // layers of the largest stage: recomputing that many or more is recomputing all
-  for (int s = 0; s < g.pp; ++s) {
-    int layers = 0;
-    for (const ChunkLayers& c : stage_chunks(base.model.layers, g.pp, g.virtual_stages, s)) layers += c.layer_count;
-    most = std::max(most, layers);
-  }
+  const PipelineSplit split{base.model.layers, g.pp, g.virtual_stages, g.first_stage_layers, g.last_stage_layers};
+  for (int s = 0; s < g.pp; ++s) most = std::max(most, stage_layer_count(split, s));
   std::vector<int> out;
   for (int k = 1; k < most; ++k)
     if (space.admits("recompute_layers", k)) out.push_back(k);
@@ -193,6 +224,8 @@ void apply_choice(const ComputeGroup& g, const InnerChoice& c, const FlagChoice&
   s.tp = g.tp, s.pp = g.pp, s.dp = g.dp, s.cp = g.cp, s.ep = g.ep;
   s.schedule = g.schedule;
   s.virtual_stages = g.virtual_stages;
+  s.first_stage_layers = g.first_stage_layers;
+  s.last_stage_layers = g.last_stage_layers;
   s.sequence_parallel = g.sequence_parallel;
   s.recompute = g.recompute;
   s.recompute_layers = recompute_layers;

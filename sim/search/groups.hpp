@@ -15,6 +15,7 @@ namespace trainsim {
 
 struct ComputeGroup {
   int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, micro_batch = 1, virtual_stages = 1;
+  int first_stage_layers = 0, last_stage_layers = 0;  // uneven pipeline split; 0, 0 = even
   std::string schedule = "1f1b";
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
@@ -38,7 +39,11 @@ struct GroupCounts {
 };
 
 // Every valid compute group of `base` (its model, platform, devices, batch and sequence) the space
-// admits, in a fixed order (tp, pp, cp, ep, micro-batch, schedule, v, SP, recompute ascending).
+// admits, in a fixed order (tp, pp, cp, ep, micro-batch, schedule, v, split, SP, recompute ascending).
+// Uneven pipeline splits (first/last stage layers) are enumerated where the even split cannot
+// interleave (e.g. 126 layers over pp 16 x v 2): of those with first and last each 0 or a multiple of
+// v up to ceil(L/p), the most balanced (fewest layers on the fullest stage); any other split only
+// when the space names first_stage_layers or last_stage_layers.
 [[nodiscard]] std::vector<ComputeGroup> compute_groups(const RunSpec& base, const SearchSpace& space, GroupCounts* counts);
 // The inner choices of a group. Knobs that do nothing in it (ZeRO with dp 1, TP overlap with tp 1,
 // ZeRO prefetch without ZeRO, mesh orders that place every group alike) take one value: the run

@@ -183,6 +183,8 @@ std::string strategy_label(const RunSpec& run) {
                   std::to_string(s.cp) + (s.ep > 1 ? " ep" + std::to_string(s.ep) : "") + " mb" +
                   std::to_string(run.micro_batch) + " " + s.schedule +
                   (s.virtual_stages > 1 ? " v" + std::to_string(s.virtual_stages) : "") + (s.sequence_parallel ? " sp" : "");
+  if (s.first_stage_layers > 0 || s.last_stage_layers > 0)
+    l += " split:" + std::to_string(s.first_stage_layers) + "/" + std::to_string(s.last_stage_layers);
   l += std::string(" rc:") + recompute_name(s.recompute);
   if (s.recompute == Recompute::kFull && s.recompute_layers > 0) l += std::to_string(s.recompute_layers);
   if (s.zero_stage > 0) l += " zero" + std::to_string(s.zero_stage);

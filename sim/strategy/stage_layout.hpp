@@ -1,12 +1,19 @@
 // Which layers each pipeline stage holds: a property of the strategy in closed form, used by the
 // graph builder (which tasks a stage runs) and by the analytic formulas (memory, iteration time).
 // With v virtual stages the model is cut into p*v chunks; chunk c of stage s is model chunk
-// g = c*p + s (Megatron's interleaving). Layers are spread as evenly as possible: model chunk g gets
-// L/(p*v) layers, the first L%(p*v) chunks one more. The embedding sits on model chunk 0 and the
-// output layer + loss on the last model chunk, so the first and last stages carry extra work
-// (uneven stages are modelled, not ignored).
+// g = c*p + s (Megatron's interleaving), and model chunks hold consecutive layers in g order.
+//  - Even split (the default): model chunk g gets L/(p*v) layers, the first L%(p*v) chunks one more.
+//  - Uneven split, as Megatron-Core's --decoder-first-pipeline-num-layers and
+//    --decoder-last-pipeline-num-layers (megatron/core/transformer/transformer_block.py,
+//    get_num_layers_to_build): the first and/or last stage hold the given layers, the other stages
+//    share the rest equally; each stage's layers divide evenly over its v chunks.
+// The embedding sits on model chunk 0 and the output layer + loss on the last model chunk, so the
+// first and last stages carry extra work (uneven stages are modelled, not ignored).
 #pragma once
+#include <string>
 #include <vector>
+
+#include "sim/config/run_spec.hpp"
 
 namespace trainsim {
 
@@ -18,10 +25,32 @@ struct ChunkLayers {
   bool has_output = false;
 };
 
-// Chunks of `stage`, indexed by local chunk 0..v-1.
+struct PipelineSplit {
+  int layers = 1;              // L
+  int stages = 1;              // p
+  int virtual_stages = 1;      // v
+  int first_stage_layers = 0;  // layers of stage 0; 0 = as the even split gives them
+  int last_stage_layers = 0;   // layers of stage p-1; 0 = as the even split gives them
+  [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0; }
+};
+
+[[nodiscard]] PipelineSplit pipeline_split(const StrategySpec& s, int layers);
+
+// Why the split cannot be built, naming the numbers; empty when it can. An uneven split needs
+// p >= 2, the rest (L - first - last) shared equally by the other stages (at least one layer each),
+// or first + last = L when there are no others; with v > 1 every stage's layers a multiple of v, and
+// for the even split L a multiple of p*v.
+[[nodiscard]] std::string split_problem(const PipelineSplit& split);
+
+// Layers of `stage` (summed over its chunks). The split must be valid (split_problem empty).
+[[nodiscard]] int stage_layer_count(const PipelineSplit& split, int stage);
+
+// Chunks of `stage`, indexed by local chunk 0..v-1. The split must be valid.
+[[nodiscard]] std::vector<ChunkLayers> stage_chunks(const PipelineSplit& split, int stage);
+// The even split.
 [[nodiscard]] std::vector<ChunkLayers> stage_chunks(int layers, int stages, int virtual_stages, int stage);
 
-// Layers of model chunk g of p*v chunks (closed form of stage_chunks' layer_count).
+// Layers of model chunk g of p*v chunks of the even split.
 [[nodiscard]] int chunk_layer_count(int layers, int chunks, int model_chunk);
 
 }  // namespace trainsim

@@ -52,12 +52,23 @@ TEST_CASE("pp cannot exceed the number of layers", "[config]") {
   CHECK_THAT(e.what(), Catch::EndsWith("exceeds the model's 4 layers (got '8'); valid: an integer in 1..4"));
 }
 
+TEST_CASE("an uneven pipeline split must leave the other stages an equal share", "[config]") {
+  // 4 layers over pp 4 with first_stage_layers 2: 2 layers left for 3 stages, not one each.
+  const ConfigError e = run_error("uneven.yaml", "strategy: {tp: 2, pp: 4, first_stage_layers: 2}");
+  CHECK(e.line() == 8);
+  CHECK(e.key_path() == "strategy.first_stage_layers");
+  CHECK_THAT(e.what(), Catch::Contains("the 2 layers left after the first and last stage must split equally over the "
+                                       "other 3 stages") && Catch::Contains("(got '2')"));
+  // First 1 and last 1 leave 2 layers for the 2 middle stages: valid.
+  CHECK_NOTHROW(load_run(write_yaml("uneven-ok.yaml", run_yaml("strategy: {tp: 2, pp: 4, first_stage_layers: 1, last_stage_layers: 1}"))));
+}
+
 TEST_CASE("interleaving needs layers divisible by pp*virtual_stages", "[config]") {
   // 4 layers over pp 2 leaves 2 layers per rank: virtual_stages 1 or 2 divide it, 4 does not
   // (2*4 = 8 chunks for 4 layers).
   const ConfigError e = run_error("vs.yaml", "strategy: {tp: 4, pp: 2, virtual_stages: 4}");
   CHECK(e.key_path() == "strategy.virtual_stages");
-  CHECK_THAT(e.what(), Catch::EndsWith("pp*virtual_stages = 8 chunks (got '4'); valid: 1, 2"));
+  CHECK_THAT(e.what(), Catch::EndsWith("pp*virtual_stages = 8 chunks (or set first_stage_layers / last_stage_layers) (got '4'); valid: 1, 2"));
   const ConfigError zero = run_error("vs0.yaml", "strategy: {tp: 4, pp: 2, virtual_stages: 0}");
   CHECK(zero.key_path() == "strategy.virtual_stages");
   CHECK_NOTHROW(load_run(write_yaml("vs-ok.yaml", run_yaml("strategy: {tp: 4, pp: 2, virtual_stages: 2}"))));

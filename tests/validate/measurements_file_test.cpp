@@ -52,9 +52,10 @@ std::string load_error(const fs::path& file) {
 
 TEST_CASE("measurements.yaml holds one entry per published row, each with a run that loads", "[validate]") {
   const MeasurementSet set = load_measurements(measurements_file());
-  // published-runs.yaml: 10 SC'21 + 5 Megatron-Core + 2 MindSpeed calibrate rows = 17;
-  // 8 Korthikanti + 4 Megatron-Core + 2 MindSpeed check rows = 14.
-  REQUIRE(set.rows.size() == 31);
+  // published-runs.yaml: 10 SC'21 + 5 Megatron-Core + 2 MindSpeed + 3 NeMo 24.07 + 1 Megatron-Bridge
+  // calibrate rows = 21; 8 Korthikanti + 4 Megatron-Core + 2 MindSpeed + 5 NeMo 24.07 + 3 Megatron-Bridge
+  // check rows = 22.
+  REQUIRE(set.rows.size() == 43);
   int calibrate = 0;
   std::set<std::string> ids;
   for (const auto& m : set.rows) {
@@ -67,7 +68,7 @@ TEST_CASE("measurements.yaml holds one entry per published row, each with a run 
     CHECK(run.platform.name == m.hardware);
     CHECK(!m.source.empty());
   }
-  CHECK(calibrate == 17);
+  CHECK(calibrate == 21);
 }
 
 TEST_CASE("a valid one-entry measurements file loads with every field", "[validate]") {
