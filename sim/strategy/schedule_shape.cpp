@@ -36,6 +36,31 @@ int gpipe_peak(const PipelineShape& s, int) { return s.microbatches; }
 int one_f_one_b_peak(const PipelineShape& s, int stage) { return one_more(one_f_one_b_warmup(s, stage), s); }
 int interleaved_peak(const PipelineShape& s, int stage) { return one_more(interleaved_warmup(s, stage), s); }
 
+int whole_stage_peak_1f1b(const PipelineShape& s, int stage, int) { return one_f_one_b_peak(s, stage); }
+int whole_stage_peak_gpipe(const PipelineShape& s, int stage, int) { return gpipe_peak(s, stage); }
+
+// Interleaved 1F1B in Megatron-LM's order (as sim/graph/schedules/interleaved.cpp runs it): the k-th
+// forward runs chunk (k mod pv) / p, the j-th backward chunk v-1 - (j mod pv) / p; after the warm-up
+// each forward W+i is followed by backward i. Chunk c's units in flight after forward W+i are the
+// forwards of c up to W+i minus the backwards of c before i; the pattern repeats every pv steps, so
+// two periods past the warm-up find the maximum.
+int interleaved_chunk_peak(const PipelineShape& s, int stage, int chunk) {
+  const int p = s.stages, v = s.virtual_stages, total = s.microbatches * v;
+  if (v == 1) return one_f_one_b_peak(s, stage);
+  const int warmup = interleaved_warmup(s, stage);
+  auto forward_chunk = [&](int k) { return (k % (p * v)) / p; };
+  auto backward_chunk = [&](int j) { return v - 1 - (j % (p * v)) / p; };
+  int held = 0, most = 0, backwards = 0;
+  for (int k = 0; k < std::min(warmup, total); ++k) held += forward_chunk(k) == chunk ? 1 : 0;
+  most = held;
+  for (int i = 0; warmup + i < total && i < 2 * p * v; ++i) {
+    held += forward_chunk(warmup + i) == chunk ? 1 : 0;
+    most = std::max(most, held);
+    held -= backward_chunk(backwards++) == chunk ? 1 : 0;
+  }
+  return most;
+}
+
 double flush_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
   return (s.stages - 1) * (t.forward + t.backward_input + t.weight_grad);
 }
@@ -49,10 +74,11 @@ double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
 
 const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
   static const std::vector<ScheduleClosedForm> all = {
-      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
-      {"gpipe", gpipe_warmup, gpipe_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
-      {"interleaved", interleaved_warmup, interleaved_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
-      {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, zb_h1_bubble, "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W"},
+      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"interleaved", interleaved_warmup, interleaved_peak, interleaved_chunk_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, zb_h1_bubble,
+       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W"},
   };
   return all;
 }

@@ -30,6 +30,9 @@ struct ScheduleClosedForm {
   int (*warmup_forwards)(const PipelineShape&, int stage) = nullptr;
   // Max over the stage's step prefixes of (#F - #B): activation units held at the peak.
   int (*peak_in_flight)(const PipelineShape&, int stage) = nullptr;
+  // The same for the units of one local chunk only (what the embedding's chunk 0 and the output
+  // layer's chunk v-1 hold); equals peak_in_flight without virtual stages.
+  int (*chunk_peak_in_flight)(const PipelineShape&, int stage, int chunk) = nullptr;
   // Idle time of every stage (the bubble) when all stages take `t` per chunk pass and messages
   // are free: makespan - m*v*(F + Bi + W). Seconds.
   double (*bubble)(const PipelineShape&, const ChunkPassTimes& t) = nullptr;

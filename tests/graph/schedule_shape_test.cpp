@@ -66,6 +66,49 @@ TEST_CASE("closed-form warm-up depth and peak in-flight equal the counts of the 
   }
 }
 
+namespace {
+// Max over the stage's step prefixes of the units of one local chunk held (forwards of it run,
+// backward not yet: B, or Bi for split schedules).
+int chunk_peak_from_steps(const std::vector<ScheduleStep>& steps, int chunk) {
+  int held = 0, most = 0;
+  for (const ScheduleStep& s : steps) {
+    if (s.chunk != chunk) continue;
+    if (s.phase == Phase::kForward) most = std::max(most, ++held);
+    if (s.phase == Phase::kBackward || s.phase == Phase::kBackwardInput) --held;
+  }
+  return most;
+}
+}  // namespace
+
+TEST_CASE("closed-form in-flight units of each chunk equal the counts of the expanded steps", "[schedule][strategy]") {
+  for (const ScheduleInfo& schedule : schedules()) {
+    const ScheduleClosedForm& form = find_schedule_closed_form(schedule.name);
+    for (const PipelineShape& shape : shapes_for(schedule)) {
+      for (int stage = 0; stage < shape.stages; ++stage) {
+        const auto steps = schedule.steps({shape.stages, shape.microbatches, shape.virtual_stages}, stage);
+        for (int chunk = 0; chunk < shape.virtual_stages; ++chunk) {
+          INFO(schedule.name << " p " << shape.stages << " m " << shape.microbatches << " v " << shape.virtual_stages
+                             << " stage " << stage << " chunk " << chunk);
+          CHECK(form.chunk_peak_in_flight(shape, stage, chunk) == chunk_peak_from_steps(steps, chunk));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("interleaving holds the output layer's logits for one micro-batch on the last stage, counted by hand", "[schedule][strategy]") {
+  // p 2, v 2, m 4. Last stage: warm-up 2(p-1-1) + (v-1)p = 2 forwards of chunk 0, then F2 (mb 0,
+  // chunk 1), B0 (mb 0, chunk 1), F3 (mb 1, chunk 1), B1 (mb 1, chunk 1), ...: chunk 1 never holds more
+  // than 1 unit, while the stage holds 3. First stage: warm-up 4 = mb 0-1 of chunk 0, mb 0-1 of chunk
+  // 1; then F4 (mb 2, chunk 0), B0 (chunk 1), F5 (mb 3, chunk 0): chunk 0 peaks at 4 of the stage's 5.
+  const ScheduleClosedForm& form = find_schedule_closed_form("interleaved");
+  const PipelineShape shape{2, 4, 2};
+  CHECK(form.peak_in_flight(shape, 1) == 3);
+  CHECK(form.chunk_peak_in_flight(shape, 1, 1) == 1);
+  CHECK(form.peak_in_flight(shape, 0) == 5);
+  CHECK(form.chunk_peak_in_flight(shape, 0, 0) == 4);
+}
+
 // Makespan of the event evaluation = busy m v (F + Bi + W) + the closed-form bubble, for pass
 // costs with W no larger than F or Bi (Qi et al. 2024 assume comparable F, B, W; ZB-H1's cool-down
 // can hold at most the W passes that fit beside the backward chain).
