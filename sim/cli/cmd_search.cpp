@@ -131,7 +131,7 @@ Command search_command() {
       {"seq", "S", "sequence length in tokens (required)"},
       {"precision", "P", "fp32, tf32, bf16 (default), fp16 or fp8"},
       {"space", "KNOB=V1,V2", "restrict a knob to these values; knobs: tp, pp, dp, cp, ep, micro_batch, virtual_stages, "
-                              "schedule, sequence_parallel, zero_stage, recompute, recompute_layers, offload, "
+                              "first_stage_layers, last_stage_layers, schedule, sequence_parallel, zero_stage, recompute, recompute_layers, offload, "
                               "overlap.dp_grad_reduce, overlap.zero_param_gather, overlap.tp_comm, overlap.pp_comm, "
                               "mesh_order (mesh_order=all: all 24)", true},
       {"fix", "KNOB=V", "fix a knob to one value (same knobs as --space)", true},
@@ -150,7 +150,8 @@ Command search_command() {
   spec.details =
       "Every strategy the space admits is enumerated: tp (divisors of the heads, up to one node unless --space\n"
       "names larger), pp (up to the layers), cp (dividing the sequence), dp (dividing the global batch), ep (MoE),\n"
-      "micro-batch, schedule with virtual stages, SP, ZeRO 0-3, recompute (full: the fewest layers that fit),\n"
+      "micro-batch, schedule with virtual stages (uneven first/last stages where interleaving needs them), SP,\n"
+      "ZeRO 0-3, recompute (full: the fewest layers that fit),\n"
       "overlap switches and mesh order. Strategies that do not fit in device memory (each stage's exact peak) are\n"
       "rejected; the rest are ranked by the formulas, pruning with a lower bound that keeps the best k exact.\n"
       "Strategies with equal formula times are listed once (+N equal). Optimizer offload is searched only when\n"
