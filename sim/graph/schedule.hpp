@@ -27,11 +27,21 @@ struct ScheduleParams {
   int virtual_stages = 1;  // v
 };
 
+// The most (micro-batch, chunk) passes one stage may run in one iteration (m * v). A schedule
+// expands into about 2 m v steps per stage, and the replay into tasks for every layer of every
+// step, so memory and time grow with m v; runs are checked against this bound when they are
+// loaded, before anything is expanded. 2^16 is 16 times the largest m v of the bundled and
+// validation runs (validation/runs/ms-llama2-70b.yaml: m 1024, v 4 = 4096), and keeps the step
+// counts 2 m v (and 3 m for zero-bubble schedules) far from INT_MAX.
+inline constexpr long long kMaxChunkPassesPerStage = 1LL << 16;
+
 struct ScheduleInfo {
   std::string name;
   std::string description;
-  // Returns the order of steps on `stage`; throws StrategyError if params don't suit it
-  // (e.g. interleaved needs m % p == 0).
+  // Throws StrategyError if params don't suit the schedule (e.g. interleaved needs m % p == 0,
+  // every schedule needs m v <= kMaxChunkPassesPerStage), without expanding any step.
+  std::function<void(const ScheduleParams&)> check;
+  // Returns the order of steps on `stage`; runs `check` first.
   std::function<std::vector<ScheduleStep>(const ScheduleParams&, int stage)> steps;
 };
 
