@@ -109,7 +109,7 @@ TEST_CASE("a latency without a unit is rejected, since the key does not imply on
   CHECK_THAT(e.what(), Catch::Contains("a number needs a unit here (got '1')") && Catch::Contains("us, ms"));
 }
 
-TEST_CASE("efficiencies must lie in [0.01 to 1] and comm_interference in [0 to 1)", "[config]") {
+TEST_CASE("efficiencies must lie between 0.01 and 1 and comm_interference between 0 and below 1", "[config]") {
   auto with_accel_line = [](const std::string& line) {
     std::string text = platform_yaml();
     return text.insert(text.find("tiers:"), line + "\n");  // becomes line 7
