@@ -1,6 +1,8 @@
 // The pipeline schedule a run names, checked at load time without expanding it: the name is
 // registered, the schedule suits the run's p, m and v (e.g. interleaved needs m % p == 0), and
-// m v stays within kMaxChunkPassesPerStage, the bound on what the replay expands per stage.
+// m v and m * layers/p stay within kMaxChunkPassesPerStage and kMaxLayerPassesPerStage, the
+// bounds on what the replay expands per stage (sim/graph/schedule.hpp).
+#include <algorithm>
 #include <string>
 
 #include "sim/config/run_rules.hpp"
@@ -22,22 +24,29 @@ const ScheduleInfo& registered_schedule(const std::string& name, const YamlSourc
   src.fail_at("strategy.schedule", "unknown pipeline schedule", name, join_names(names));
 }
 
-// m v passes per stage: the global batch is what makes m large, so the error names it.
+// m v passes per stage, and m * layers/p layer passes: the global batch is what makes m large,
+// so the error names it.
 void check_pass_count(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   const long long m = run.microbatches();
+  const long long layers_per_stage = (run.model.layers + s.pp - 1) / s.pp;
   const long long passes = m * s.virtual_stages;
-  if (passes <= kMaxChunkPassesPerStage) return;
+  const long long layer_passes = m * layers_per_stage;
+  if (passes <= kMaxChunkPassesPerStage && layer_passes <= kMaxLayerPassesPerStage) return;
   const long long per_m = static_cast<long long>(s.dp) * run.micro_batch;
-  const long long largest = kMaxChunkPassesPerStage / s.virtual_stages * per_m;
+  const long long max_m = std::min(kMaxChunkPassesPerStage / s.virtual_stages, kMaxLayerPassesPerStage / layers_per_stage);
+  const std::string what =
+      passes > kMaxChunkPassesPerStage
+          ? "m * virtual_stages = " + str(passes) + " passes per stage exceeds the limit of " +
+                str(kMaxChunkPassesPerStage)
+          : "m * layers per stage (" + str(layers_per_stage) + ") = " + str(layer_passes) +
+                " layer passes per stage exceeds the limit of " + str(kMaxLayerPassesPerStage);
   src.fail_at("global_batch",
-              "gives m = global_batch/(dp*micro_batch) = " + str(m) + " micro-batches per pipeline, and m * " +
-                  "virtual_stages = " + str(passes) + " passes per stage exceeds the limit of " +
-                  str(kMaxChunkPassesPerStage) +
-                  " (the replay expands every pass into tasks; the limit keeps that bounded)",
+              "gives m = global_batch/(dp*micro_batch) = " + str(m) + " micro-batches per pipeline, and " + what +
+                  " (the replay expands every pass into tasks; the limit bounds its time and memory)",
               str(run.global_batch),
-              "at most " + str(largest) + " with dp " + str(s.dp) + ", micro_batch " + str(run.micro_batch) +
-                  " and virtual_stages " + str(s.virtual_stages) + ", or a larger micro_batch");
+              "at most " + str(max_m * per_m) + " with dp " + str(s.dp) + ", micro_batch " + str(run.micro_batch) +
+                  ", virtual_stages " + str(s.virtual_stages) + " and pp " + str(s.pp) + ", or a larger micro_batch");
 }
 
 }  // namespace

@@ -60,3 +60,20 @@ TEST_CASE("a global batch past the expansion bound is refused at load time witho
   // The bound itself is allowed: m = 65536 with dp 1 and micro_batch 1.
   CHECK_NOTHROW((void)load_run(file, {"global_batch=" + std::to_string(kMaxChunkPassesPerStage)}));
 }
+
+TEST_CASE("a global batch whose layer passes per stage pass the bound is refused naming it", "[config][schedule]") {
+  // 64 layers on one stage (pp 1), dp 2: m = global_batch / 2. The layer-pass bound allows
+  // m <= 2^18 / 64 = 4096, i.e. global_batch <= 8192, long before m * v reaches 2^16.
+  const auto file = write_yaml("layers.yaml", run_yaml());
+  const std::vector<std::string> deep = {"model.layers=64"};
+  const long long largest = kMaxLayerPassesPerStage / 64 * 2;
+  std::vector<std::string> over = deep, at = deep;
+  over.push_back("global_batch=" + std::to_string(largest + 2));
+  at.push_back("global_batch=" + std::to_string(largest));
+  const ConfigError e = config_error([&] { (void)load_run(file, over); });
+  CHECK(e.key_path() == "global_batch");
+  CHECK_THAT(e.what(), Catch::Contains("layer passes per stage exceeds the limit of " +
+                                       std::to_string(kMaxLayerPassesPerStage)));
+  CHECK_THAT(e.what(), Catch::Contains("valid: at most " + std::to_string(largest)));
+  CHECK_NOTHROW((void)load_run(file, at));
+}
