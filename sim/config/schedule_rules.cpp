@@ -57,8 +57,12 @@ void check_schedule_rules(const RunSpec& run, const YamlSource& source) {
   check_pass_count(run, source);
   try {
     schedule.check(ScheduleParams{s.pp, run.microbatches(), s.virtual_stages});
-  } catch (const StrategyError& e) {
-    source.fail_at("strategy.schedule", e.what(), s.schedule, "see trainsim list schedules");
+  } catch (const StrategyError& e) {  // its "...; valid: ..." tail becomes the error's valid part
+    const std::string text = e.what();
+    const size_t valid = text.find("; valid: ");
+    const std::string problem = valid == std::string::npos ? text : text.substr(0, valid);
+    const std::string expected = valid == std::string::npos ? "see trainsim list schedules" : text.substr(valid + 9);
+    source.fail_at("strategy.schedule", problem, s.schedule, expected);
   }
 }
 
