@@ -10,3 +10,5 @@ echo "== tests (release build)"
 ctest --test-dir build --output-on-failure -j"$jobs"
 echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer build)"
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+echo "== fuzz (20 s per mode: run, model, platform; skipped without clang)"
+scripts/fuzz.sh 20

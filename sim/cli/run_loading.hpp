@@ -1,5 +1,5 @@
 // Loading a run for a command: overrides from --set, and the checks that need more than the
-// YAML (schedule exists and suits the micro-batch count, the mesh order is valid).
+// YAML (the mesh order is valid); load_run checks the schedule.
 #pragma once
 #include "sim/cli/args.hpp"
 #include "sim/config/run_spec.hpp"

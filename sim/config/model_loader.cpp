@@ -4,6 +4,8 @@
 #include "sim/config/divisors.hpp"
 #include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/model_limits.hpp"
+#include "sim/config/plausible_ranges.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 
@@ -14,13 +16,13 @@ namespace {
 constexpr int kMaxWidth = INT_MAX / 4;
 
 void read_moe(MapReader& r, const ModelSpec& m, MoeSpec* moe) {
-  r.read_int("experts", &moe->experts, Need::kOptional, 0);
+  r.read_int("experts", &moe->experts, Need::kOptional, 0, kMaxExperts);
   r.read_int("top_k", &moe->top_k, Need::kOptional, 1);
   r.read_int("expert_ffn_hidden", &moe->expert_ffn_hidden, Need::kOptional, 0, kMaxWidth);
-  r.read_int("shared_experts", &moe->shared_experts, Need::kOptional, 0);
+  r.read_int("shared_experts", &moe->shared_experts, Need::kOptional, 0, kMaxExperts);
   r.read_int("first_dense_layers", &moe->first_dense_layers, Need::kOptional, 0);
   r.read_int("layer_frequency", &moe->layer_frequency, Need::kOptional, 1);
-  r.read_number("capacity_factor", &moe->capacity_factor, Need::kOptional, positive());
+  r.read_number("capacity_factor", &moe->capacity_factor, Need::kOptional, capacity_factor_range());
   if (moe->experts == 0) return;
   if (moe->top_k > moe->experts) {
     r.fail("top_k", "cannot exceed moe.experts (" + std::to_string(moe->experts) + ")",
@@ -64,7 +66,7 @@ ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
   m.source_file = source.file();
   r.read_string("name", &m.name, Need::kRequired);
   r.read_string("description", &m.description, Need::kOptional, true);
-  r.read_int("layers", &m.layers, Need::kRequired, 1);
+  r.read_int("layers", &m.layers, Need::kRequired, 1, kMaxLayers);
   r.read_int("hidden", &m.hidden, Need::kRequired, 1, kMaxWidth);
   r.read_int("heads", &m.heads, Need::kRequired, 1);
   r.read_int("kv_heads", &m.kv_heads, Need::kOptional, 0);
@@ -81,6 +83,7 @@ ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
     read_moe(*moe, m, &m.moe);
   }
   apply_defaults(r, &m);
+  check_model_size(r, m);
   return m;
 }
 

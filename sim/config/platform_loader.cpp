@@ -2,6 +2,7 @@
 #include "sim/config/divisors.hpp"
 #include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/plausible_ranges.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 
@@ -14,7 +15,7 @@ void read_peak_flops(MapReader& acc, AcceleratorSpec* a) {
   auto peaks = acc.map("peak_flops", Need::kRequired, names);
   for (const auto& [name, precision] : precision_names()) {
     double rate = 0;
-    if (peaks->read_quantity(name, &rate, Quantity::kFlopRate, Need::kOptional, false)) {
+    if (peaks->read_quantity(name, &rate, Quantity::kFlopRate, Need::kOptional, peak_flop_rate_range())) {
       a->peak_flops[precision] = rate;
     }
   }
@@ -33,19 +34,20 @@ AcceleratorSpec read_accelerator(MapReader& r) {
   AcceleratorSpec a;
   acc->read_string("name", &a.name, Need::kRequired);
   read_peak_flops(*acc, &a);
-  acc->read_quantity("memory_capacity", &a.memory_capacity, Quantity::kBytes, Need::kRequired, false);
-  acc->read_quantity("memory_bandwidth", &a.memory_bandwidth, Quantity::kBandwidth, Need::kRequired, false);
-  acc->read_int("compute_units", &a.compute_units, Need::kOptional, 1);
-  acc->read_int("gemm_tile_m", &a.gemm_tile_m, Need::kOptional, 1);
-  acc->read_int("gemm_tile_n", &a.gemm_tile_n, Need::kOptional, 1);
+  acc->read_quantity("memory_capacity", &a.memory_capacity, Quantity::kBytes, Need::kRequired, device_memory_range());
+  acc->read_quantity("memory_bandwidth", &a.memory_bandwidth, Quantity::kBandwidth, Need::kRequired,
+                    memory_bandwidth_range());
+  acc->read_int("compute_units", &a.compute_units, Need::kOptional, 1, kMaxComputeUnits);
+  acc->read_int("gemm_tile_m", &a.gemm_tile_m, Need::kOptional, 1, kMaxGemmTile);
+  acc->read_int("gemm_tile_n", &a.gemm_tile_n, Need::kOptional, 1, kMaxGemmTile);
   acc->read_bool("gemm_wave_quantization", &a.gemm_wave_quantization, Need::kOptional);
-  acc->read_number("gemm_k_overhead", &a.gemm_k_overhead, Need::kOptional, at_least(0));
-  acc->read_number("gemm_efficiency", &a.gemm_efficiency, Need::kOptional, unit_fraction());
-  acc->read_number("attention_efficiency", &a.attention_efficiency, Need::kOptional, unit_fraction());
-  acc->read_number("attention_k_overhead", &a.attention_k_overhead, Need::kOptional, at_least(0));
-  acc->read_number("memory_efficiency", &a.memory_efficiency, Need::kOptional, unit_fraction());
-  acc->read_quantity("kernel_overhead", &a.kernel_overhead, Quantity::kTime, Need::kOptional, true);
-  acc->read_number("dropout_rng_rate", &a.dropout_rng_rate, Need::kOptional, at_least(0));
+  acc->read_number("gemm_k_overhead", &a.gemm_k_overhead, Need::kOptional, k_overhead_range());
+  acc->read_number("gemm_efficiency", &a.gemm_efficiency, Need::kOptional, efficiency_range());
+  acc->read_number("attention_efficiency", &a.attention_efficiency, Need::kOptional, efficiency_range());
+  acc->read_number("attention_k_overhead", &a.attention_k_overhead, Need::kOptional, k_overhead_range());
+  acc->read_number("memory_efficiency", &a.memory_efficiency, Need::kOptional, efficiency_range());
+  acc->read_quantity("kernel_overhead", &a.kernel_overhead, Quantity::kTime, Need::kOptional, kernel_overhead_range());
+  acc->read_number("dropout_rng_rate", &a.dropout_rng_rate, Need::kOptional, rng_rate_range());
   acc->read_number("comm_interference", &a.comm_interference, Need::kOptional, fraction_below_one());
   return a;
 }
@@ -57,21 +59,26 @@ TierSpec read_tier(YamlSource& source, const YAML::Node& node, const std::string
   TierSpec t;
   r.read_string("name", &t.name, Need::kRequired);
   r.read_enum("topology", &t.topology, Need::kRequired, topology_names());
-  r.read_int("domain_size", &t.domain_size, Need::kOptional, 0);
-  r.read_quantity("bandwidth", &t.bandwidth, Quantity::kBandwidth, Need::kRequired, false);
+  r.read_int("domain_size", &t.domain_size, Need::kOptional, 0, kMaxDevices);
+  r.read_quantity("bandwidth", &t.bandwidth, Quantity::kBandwidth, Need::kRequired, link_bandwidth_range());
   if (t.topology == Topology::kFullMesh) {
-    r.read_quantity("link_bandwidth", &t.link_bandwidth, Quantity::kBandwidth, Need::kRequired, false);
+    r.read_quantity("link_bandwidth", &t.link_bandwidth, Quantity::kBandwidth, Need::kRequired,
+                    link_bandwidth_range());
   } else if (r.has("link_bandwidth")) {
     r.fail("link_bandwidth", std::string("is used only by topology full_mesh, not ") + to_string(t.topology),
            r.text_of("link_bandwidth"), "remove it, or set topology: full_mesh");
   }
-  r.read_quantity("latency", &t.latency, Quantity::kTime, Need::kRequired, true);
-  r.read_int("devices_per_nic", &t.devices_per_nic, Need::kOptional, 1);
-  r.read_int("switch_radix", &t.switch_radix, Need::kOptional, 2);
-  r.read_number("oversubscription", &t.oversubscription, Need::kOptional, at_least(1));
-  r.read_int("planes", &t.planes, Need::kOptional, 1);
+  r.read_quantity("latency", &t.latency, Quantity::kTime, Need::kRequired, link_latency_range());
+  r.read_int("devices_per_nic", &t.devices_per_nic, Need::kOptional, 1, kMaxDevicesPerNic);
+  r.read_int("switch_radix", &t.switch_radix, Need::kOptional, 1, kMaxSwitchRadix);
+  if (t.switch_radix < 4) {  // a tree switch splits its ports into at least 2 down and 2 up
+    r.fail("switch_radix", "a switch needs at least 4 ports (2 down, 2 up)", std::to_string(t.switch_radix),
+           "an integer in 4.." + std::to_string(kMaxSwitchRadix) + ", e.g. 32 or 64");
+  }
+  r.read_number("oversubscription", &t.oversubscription, Need::kOptional, oversubscription_range());
+  r.read_int("planes", &t.planes, Need::kOptional, 1, kMaxPlanes);
   r.read_bool("in_network_reduction", &t.in_network_reduction, Need::kOptional);
-  r.read_number("efficiency", &t.efficiency, Need::kOptional, unit_fraction());
+  r.read_number("efficiency", &t.efficiency, Need::kOptional, efficiency_range());
   return t;
 }
 
@@ -113,7 +120,7 @@ PlatformSpec parse_platform(YamlSource& source, const YAML::Node& root) {
     p.tiers.push_back(read_tier(source, tiers[i], r.key_path("tiers." + std::to_string(i))));
   }
   check_tier_nesting(source, p.tiers);
-  r.read_int("max_devices", &p.max_devices, Need::kOptional, 0);
+  r.read_int("max_devices", &p.max_devices, Need::kOptional, 0, kMaxDevices);
   return p;
 }
 

@@ -23,7 +23,14 @@ fs::path resolve_reference(const std::string& reference, PresetKind kind, const 
   if (looks_like_path(reference)) {
     const fs::path given(reference);
     const fs::path file = (given.is_absolute() || base_dir.empty() ? given : base_dir / given).lexically_normal();
-    if (fs::is_regular_file(file, ec)) return file;
+    const fs::file_status st = fs::status(file, ec);
+    if (fs::is_regular_file(st)) return file;
+    if (fs::exists(st)) {  // there, but not a file: say what it is rather than "not found"
+      const std::string what = fs::is_directory(st) ? "is a directory, not a file"
+                                                    : "is not a regular file (a device, pipe or socket could be endless)";
+      throw ConfigError(where.file, where.line, key_path, std::string(preset_kind_name(kind)) + " path " + what,
+                        reference, "a YAML file, or a preset name: " + preset_list(kind));
+    }
     throw ConfigError(where.file, where.line, key_path, std::string(preset_kind_name(kind)) + " file not found",
                       reference, "an existing file (looked for " + file.string() + "), or a preset name: " +
                                      preset_list(kind));

@@ -4,6 +4,7 @@
 #include "sim/collective/plan.hpp"
 #include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/plausible_ranges.hpp"
 #include "sim/config/run_rules.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
@@ -63,7 +64,8 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
   r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);
   r->read_enum("offload", &st->offload, Need::kOptional, offload_names());
-  r->read_quantity("grad_bucket_size", &st->grad_bucket_size, Quantity::kBytes, Need::kOptional, false);
+  r->read_quantity("grad_bucket_size", &st->grad_bucket_size, Quantity::kBytes, Need::kOptional,
+                    bucket_size_range());
   r->read_enum("grad_precision", &st->grad_precision, Need::kOptional, grad_precision_names());
   r->read_bool("grad_accumulation_fusion", &st->grad_accumulation_fusion, Need::kOptional);
   if (r->read_string("mesh_order", &st->mesh_order, Need::kOptional)) check_mesh_order(*r, st->mesh_order);
@@ -120,14 +122,15 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   r.read_string("description", &run.description, Need::kOptional, true);
   r.read_string("model", &refs->model, Need::kRequired);
   r.read_string("platform", &refs->platform, Need::kRequired);
-  r.read_int("devices", &run.devices, Need::kRequired, 1);
+  r.read_int("devices", &run.devices, Need::kRequired, 1, kMaxDevices);
   r.read_enum("precision", &run.precision, Need::kRequired, precision_names());
   r.read_int("seq_len", &run.seq_len, Need::kRequired, 1);
   r.read_int("global_batch", &run.global_batch, Need::kRequired, 1);
   r.read_int("micro_batch", &run.micro_batch, Need::kOptional, 1);
   read_strategy(r, &run.strategy);
   read_collectives(r, run.strategy, &run.collectives);
-  r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional, true);
+  r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional,
+                  framework_overhead_range());
   r.read_bool("flash_attention", &run.flash_attention, Need::kOptional);
   if (auto d = r.map("dropout", Need::kOptional, {"attention", "hidden"})) {
     d->read_number("attention", &run.dropout.attention, Need::kOptional, fraction_below_one());

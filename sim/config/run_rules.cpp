@@ -33,6 +33,19 @@ void check_platform_fit(const RunSpec& run, const YamlSource& src) {
   }
 }
 
+// Whole nodes: 16 devices cannot fill nodes of 3 (the innermost tier is the node).
+void check_whole_nodes(const RunSpec& run, const YamlSource& src) {
+  const PlatformSpec& p = run.platform;
+  const TierSpec& node = p.tiers.front();
+  if (node.domain_size > 0 && node.domain_size < run.devices && run.devices % node.domain_size != 0) {
+    src.fail_at("devices",
+                "is not a whole number of nodes: platform '" + p.name + "' joins " + str(node.domain_size) +
+                    " devices per '" + node.name + "' domain (tiers.0.domain_size)",
+                str(run.devices),
+                "a multiple of " + str(node.domain_size) + ", or at most " + str(node.domain_size) + " devices");
+  }
+}
+
 // tp * pp * dp * cp = devices (ep is carved out of dp * cp, it adds no devices).
 void check_device_product(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
@@ -123,7 +136,9 @@ void check_run_rules(const RunSpec& run, const YamlSource& source) {
   check_model_split(run, source);
   check_experts(run, source);
   check_device_product(run, source);
+  check_whole_nodes(run, source);
   check_batch(run, source);
+  check_schedule_rules(run, source);
 }
 
 }  // namespace trainsim

@@ -10,5 +10,8 @@ namespace trainsim {
 
 // `source` is the run file's source, after parsing (it knows where each key was read).
 void check_run_rules(const RunSpec& run, const YamlSource& source);
+// The pipeline schedule: registered, suited to p, m and v, and m v within the expansion bound
+// (sim/config/schedule_rules.cpp). Needs the batch rules checked first.
+void check_schedule_rules(const RunSpec& run, const YamlSource& source);
 
 }  // namespace trainsim

@@ -184,7 +184,8 @@ bool MapReader::read_number(const std::string& key, double* out, Need need, cons
   return true;
 }
 
-bool MapReader::read_quantity(const std::string& key, double* out, Quantity kind, Need need, bool allow_zero) {
+bool MapReader::read_quantity(const std::string& key, double* out, Quantity kind, Need need,
+                              const QuantityRange& range) {
   const std::string expected = std::string(quantity_name(kind)) + ": a number followed by one of " + valid_units(kind);
   const auto text = scalar(key, need, expected);
   if (!text) return false;
@@ -198,7 +199,10 @@ bool MapReader::read_quantity(const std::string& key, double* out, Quantity kind
   } catch (const std::invalid_argument&) {
     fail(key, std::string("not ") + quantity_name(kind), *text, expected);
   }
-  if (!allow_zero && v <= 0) fail(key, "must be greater than zero", *text, expected + ", above zero");
+  if (!range.contains(v)) {
+    fail(key, "outside the plausible range", *text,
+         std::string(quantity_name(kind)) + " " + range.text() + " (docs/schema.md says why)");
+  }
   *out = v;
   return true;
 }

@@ -27,6 +27,17 @@ struct Bounds {
   [[nodiscard]] bool contains(double x) const;
   [[nodiscard]] std::string text() const;  // "a number in (0, 1]", "a number > 0"
 };
+// A closed interval of a quantity in base units (bytes, seconds, bytes/s, FLOP/s), with its
+// bounds as unit strings for messages and docs (sim/config/plausible_ranges.hpp).
+struct QuantityRange {
+  double lo;
+  double hi;
+  const char* lo_text;
+  const char* hi_text;
+  [[nodiscard]] bool contains(double x) const { return x >= lo && x <= hi; }
+  [[nodiscard]] std::string text() const { return std::string("from ") + lo_text + " to " + hi_text; }
+};
+
 [[nodiscard]] Bounds positive();               // (0, inf)
 [[nodiscard]] Bounds at_least(double lo);      // [lo, inf)
 [[nodiscard]] Bounds unit_fraction();          // (0, 1]: efficiencies
@@ -52,8 +63,8 @@ class MapReader {
   bool read_int(const std::string& key, int* out, Need need, int lo, int hi = INT_MAX);
   bool read_bool(const std::string& key, bool* out, Need need);
   bool read_number(const std::string& key, double* out, Need need, const Bounds& bounds);
-  // A unit string such as "400GBps"; a bare number is rejected (the unit is not implied).
-  bool read_quantity(const std::string& key, double* out, Quantity kind, Need need, bool allow_zero);
+  // A unit string such as "400GBps" within `range`; a bare number is rejected (the unit is not implied).
+  bool read_quantity(const std::string& key, double* out, Quantity kind, Need need, const QuantityRange& range);
   // One of `names`; returns the index into names, or -1 when absent.
   int read_choice(const std::string& key, const std::vector<std::string>& names, Need need);
   template <class E>

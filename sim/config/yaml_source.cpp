@@ -1,7 +1,11 @@
 #include "sim/config/yaml_source.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <yaml-cpp/depthguard.h>
 
 #include "sim/core/error.hpp"
 
@@ -67,16 +71,47 @@ void YamlSource::fail_at(const std::string& path, const std::string& problem, co
   throw ConfigError(at.file, at.line, display_path(path), problem, value, expected);
 }
 
-YAML::Node load_yaml_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) {
-    throw ConfigError(file.string(), 0, "(file)", "cannot open the file", file.string(),
-                      "an existing, readable YAML file");
+namespace {
+
+// Config files are small (the largest bundled YAML is a few KiB); a bigger input is refused before
+// it is read, so that no input can make loading take unbounded memory.
+constexpr std::uintmax_t kMaxYamlBytes = 16u << 20;
+
+[[noreturn]] void file_error(const std::filesystem::path& file, const std::string& problem) {
+  throw ConfigError(file.string(), 0, "(file)", problem, file.string(),
+                    "an existing, readable YAML file of at most 16 MiB");
+}
+
+// Refuses what is not a readable regular file of bounded size, each with its own reason.
+void check_readable_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(file, ec);
+  if (st.type() == std::filesystem::file_type::not_found) file_error(file, "file not found");
+  if (ec) file_error(file, "cannot inspect the file: " + ec.message());
+  if (std::filesystem::is_directory(st)) file_error(file, "is a directory, not a file");
+  if (!std::filesystem::is_regular_file(st)) {
+    file_error(file, "is not a regular file (a device, pipe or socket could be endless)");
   }
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (!ec && size > kMaxYamlBytes) {
+    file_error(file, "is " + std::to_string(size) + " bytes, more than the 16 MiB a config file may be");
+  }
+}
+
+}  // namespace
+
+YAML::Node load_yaml_file(const std::filesystem::path& file) {
+  check_readable_file(file);
+  std::ifstream in(file);
+  if (!in) file_error(file, std::string("cannot open the file: ") + std::strerror(errno));
   std::stringstream text;
   text << in.rdbuf();
   try {
     return YAML::Load(text.str());
+  } catch (const YAML::DeepRecursion& e) {
+    throw ConfigError(file.string(), e.mark.line + 1, "(syntax)",
+                      "nested " + std::to_string(e.depth()) + " maps or lists deep, more than the YAML parser takes", "",
+                      "a config file; none needs more than a few levels of nesting");
   } catch (const YAML::Exception& e) {
     throw ConfigError(file.string(), e.mark.line + 1, "(syntax)", "invalid YAML: " + e.msg, "",
                       "well-formed YAML (check indentation, colons and quotes)");

@@ -27,11 +27,27 @@ struct ScheduleParams {
   int virtual_stages = 1;  // v
 };
 
+// The most (micro-batch, chunk) passes one stage may run in one iteration (m * v). A schedule
+// expands into about 2 m v steps per stage, and the replay into tasks for every layer of every
+// step, so memory and time grow with m v; runs are checked against this bound when they are
+// loaded, before anything is expanded. 2^16 is 16 times the largest m v of the bundled and
+// validation runs (validation/runs/ms-llama2-70b.yaml: m 1024, v 4 = 4096), and keeps the step
+// counts 2 m v (and 3 m for zero-bubble schedules) far from INT_MAX.
+inline constexpr long long kMaxChunkPassesPerStage = 1LL << 16;
+// The most layer passes one stage's task graph may hold: m * (layers / p), every micro-batch
+// through every layer of the stage. The replay costs about 27 KB and 6 ms per layer pass
+// (measured: workloads/default.yaml, 16 layers per stage, m 8 to 256: 0.7 s / 40 MB to 24 s /
+// 148 MB), so 2^18 is about 7 GB and half an hour; it is 12 times the largest of the bundled and
+// validation runs (validation/runs/ms-llama2-70b.yaml: m 1024 * 80 layers / pp 4 = 20,480).
+inline constexpr long long kMaxLayerPassesPerStage = 1LL << 18;
+
 struct ScheduleInfo {
   std::string name;
   std::string description;
-  // Returns the order of steps on `stage`; throws StrategyError if params don't suit it
-  // (e.g. interleaved needs m % p == 0).
+  // Throws StrategyError if params don't suit the schedule (e.g. interleaved needs m % p == 0,
+  // every schedule needs m v <= kMaxChunkPassesPerStage), without expanding any step.
+  std::function<void(const ScheduleParams&)> check;
+  // Returns the order of steps on `stage`; runs `check` first.
   std::function<std::vector<ScheduleStep>(const ScheduleParams&, int stage)> steps;
 };
 

@@ -7,7 +7,9 @@
 
 namespace trainsim {
 
-// p, m and v at least 1, stage in [0, p). Throws StrategyError naming the schedule.
+// p, m and v at least 1, m v at most kMaxChunkPassesPerStage. Throws StrategyError naming the schedule.
+void check_schedule_params(const char* schedule, const ScheduleParams& params);
+// check_schedule_params, and stage in [0, p).
 void check_schedule_params(const char* schedule, const ScheduleParams& params, int stage);
 // Throws StrategyError unless v == 1 (schedules without model chunks).
 void require_one_chunk(const char* schedule, const ScheduleParams& params);

@@ -105,7 +105,7 @@ TEST_CASE("a model key holding a list where a number belongs is a type error", "
   const ConfigError e = config_error([&] { (void)load_model(file.string()); });
   CHECK(e.line() == 2);
   CHECK(e.key_path() == "layers");
-  CHECK_THAT(e.what(), Catch::EndsWith("expected a single value (got 'a list'); valid: an integer >= 1"));
+  CHECK_THAT(e.what(), Catch::EndsWith("expected a single value (got 'a list'); valid: an integer in 1..16384"));
 }
 
 TEST_CASE("MoE routing cannot pick more experts than exist, and leaves some MoE layer", "[config]") {

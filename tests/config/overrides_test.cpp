@@ -81,7 +81,7 @@ TEST_CASE("an overridden value is validated like a written one and names the ove
   const ConfigError model = config_error([] { (void)load_run(tiny_run(), {"model.layers=0"}); });
   CHECK(model.file() == "--set model.layers=0");
   CHECK(model.key_path() == "layers");
-  CHECK_THAT(model.what(), Catch::EndsWith("out of range (got '0'); valid: an integer >= 1"));
+  CHECK_THAT(model.what(), Catch::EndsWith("out of range (got '0'); valid: an integer in 1..16384"));
 }
 
 TEST_CASE("an override without '=' or with an empty path segment is an error", "[config]") {

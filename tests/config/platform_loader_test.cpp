@@ -109,7 +109,7 @@ TEST_CASE("a latency without a unit is rejected, since the key does not imply on
   CHECK_THAT(e.what(), Catch::Contains("a number needs a unit here (got '1')") && Catch::Contains("us, ms"));
 }
 
-TEST_CASE("efficiencies must lie in (0, 1] and comm_interference in [0, 1)", "[config]") {
+TEST_CASE("efficiencies must lie between 0.01 and 1 and comm_interference between 0 and below 1", "[config]") {
   auto with_accel_line = [](const std::string& line) {
     std::string text = platform_yaml();
     return text.insert(text.find("tiers:"), line + "\n");  // becomes line 7
@@ -118,7 +118,7 @@ TEST_CASE("efficiencies must lie in (0, 1] and comm_interference in [0, 1)", "[c
   const ConfigError e0 = config_error([&] { (void)load_platform(zero.string()); });
   CHECK(e0.line() == 7);
   CHECK(e0.key_path() == "accelerator.memory_efficiency");
-  CHECK_THAT(e0.what(), Catch::EndsWith("out of range (got '0'); valid: a number in (0, 1]"));
+  CHECK_THAT(e0.what(), Catch::EndsWith("out of range (got '0'); valid: a number in [0.01, 1]"));
 
   const auto one = write_yaml("intf1.yaml", with_accel_line("  comm_interference: 1"));
   const ConfigError e1 = config_error([&] { (void)load_platform(one.string()); });
@@ -151,7 +151,7 @@ TEST_CASE("counts must be whole numbers and enum values one of the listed names"
       platform_yaml("  - {name: nvl, topology: nvswitch, domain_size: 7.5, bandwidth: 450GBps, latency: 1us}", 8));
   const ConfigError e = config_error([&] { (void)load_platform(frac.string()); });
   CHECK(e.key_path() == "tiers.0.domain_size");
-  CHECK_THAT(e.what(), Catch::EndsWith("expected a whole number (got '7.5'); valid: an integer >= 0"));
+  CHECK_THAT(e.what(), Catch::EndsWith("expected a whole number (got '7.5'); valid: an integer in 0..1048576"));
 
   const auto topo = write_yaml(
       "topo.yaml", platform_yaml("  - {name: nvl, topology: torus, domain_size: 8, bandwidth: 450GBps, latency: 1us}", 8));

@@ -25,7 +25,7 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.cp == 2);
   CHECK(s.ep == 4);
   CHECK(s.sequence_parallel);
-  CHECK(s.schedule == "interleaved-1f1b");
+  CHECK(s.schedule == "interleaved");
   CHECK(s.virtual_stages == 2);
   CHECK(s.zero_stage == 3);
   CHECK(s.recompute == Recompute::kSelective);

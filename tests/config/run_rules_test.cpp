@@ -71,7 +71,7 @@ TEST_CASE("interleaving needs layers divisible by pp*virtual_stages", "[config]"
   CHECK_THAT(e.what(), Catch::EndsWith("pp*virtual_stages = 8 chunks (or set first_stage_layers / last_stage_layers) (got '4'); valid: 1, 2"));
   const ConfigError zero = run_error("vs0.yaml", "strategy: {tp: 4, pp: 2, virtual_stages: 0}");
   CHECK(zero.key_path() == "strategy.virtual_stages");
-  CHECK_NOTHROW(load_run(write_yaml("vs-ok.yaml", run_yaml("strategy: {tp: 4, pp: 2, virtual_stages: 2}"))));
+  CHECK_NOTHROW(load_run(write_yaml("vs-ok.yaml", run_yaml("strategy: {tp: 4, pp: 2, virtual_stages: 2, schedule: interleaved}"))));
 }
 
 TEST_CASE("cp must divide seq_len", "[config]") {
@@ -124,11 +124,11 @@ TEST_CASE("zero_stage is 0 to 3", "[config]") {
   CHECK_THAT(e.what(), Catch::EndsWith("(got '4'); valid: an integer in 0..3"));
 }
 
-TEST_CASE("sequence_parallel with tp = 1 is allowed, and the schedule name is not checked here", "[config]") {
-  const auto file = write_yaml("sp.yaml", run_yaml("strategy: {dp: 8, sequence_parallel: true, schedule: my-schedule}"));
+TEST_CASE("sequence_parallel with tp = 1 is allowed", "[config]") {
+  const auto file = write_yaml("sp.yaml", run_yaml("strategy: {dp: 8, sequence_parallel: true, schedule: gpipe}"));
   const RunSpec r = load_run(file);
   CHECK(r.strategy.sequence_parallel);
-  CHECK(r.strategy.schedule == "my-schedule");
+  CHECK(r.strategy.schedule == "gpipe");
 }
 
 TEST_CASE("devices cannot exceed the platform's max_devices", "[config]") {

@@ -9,9 +9,13 @@ ScheduleInfo gpipe_schedule() {
   ScheduleInfo info;
   info.name = "gpipe";
   info.description = "GPipe: all forwards, then all backwards (Huang et al. 2019); holds m micro-batches";
-  info.steps = [](const ScheduleParams& params, int stage) {
-    check_schedule_params("gpipe", params, stage);
+  info.check = [](const ScheduleParams& params) {
+    check_schedule_params("gpipe", params);
     require_one_chunk("gpipe", params);
+  };
+  info.steps = [check = info.check](const ScheduleParams& params, int stage) {
+    check(params);
+    check_schedule_params("gpipe", params, stage);
     std::vector<ScheduleStep> steps;
     for (int mb = 0; mb < params.microbatches; ++mb) steps.push_back({Phase::kForward, mb, 0});
     for (int mb = 0; mb < params.microbatches; ++mb) steps.push_back({Phase::kBackward, mb, 0});

@@ -25,15 +25,22 @@ ScheduleStep virtual_step(const ScheduleParams& params, int k, bool backward) {
   return {Phase::kForward, mb, chunk};
 }
 
-std::vector<ScheduleStep> interleaved_steps(const ScheduleParams& params, int stage) {
+// With v > 1 chunks Megatron-LM needs m to be a multiple of p.
+void check_interleaved(const ScheduleParams& params) {
+  check_schedule_params("interleaved", params);
   const int p = params.stages;
   const int m = params.microbatches;
-  if (m % p != 0) {
+  if (params.virtual_stages > 1 && m % p != 0) {
     throw StrategyError("pipeline schedule 'interleaved': micro-batches per pipeline (m = " + std::to_string(m) +
                         ") must be a multiple of the pipeline stages (p = " + std::to_string(p) +
                         "), as Megatron-LM requires; valid: m = " + std::to_string((m / p + 1) * p) +
                         (m > p ? " or " + std::to_string(m / p * p) : std::string()));
   }
+}
+
+std::vector<ScheduleStep> interleaved_steps(const ScheduleParams& params, int stage) {
+  const int p = params.stages;
+  const int m = params.microbatches;
   const int total = m * params.virtual_stages;
   const int warmup = std::min(2 * (p - stage - 1) + (params.virtual_stages - 1) * p, total);
   std::vector<ScheduleStep> steps;
@@ -55,7 +62,9 @@ ScheduleInfo interleaved_schedule() {
   info.description =
       "interleaved 1F1B with v model chunks per stage (Narayanan et al. SC'21): bubble (p-1)/(v m); "
       "needs m % p == 0; v = 1 is 1f1b";
+  info.check = check_interleaved;
   info.steps = [](const ScheduleParams& params, int stage) {
+    check_interleaved(params);
     check_schedule_params("interleaved", params, stage);
     if (params.virtual_stages == 1) return one_f_one_b_steps(params, stage);
     return interleaved_steps(params, stage);

@@ -28,9 +28,13 @@ ScheduleInfo one_f_one_b_schedule() {
   info.description =
       "1F1B (PipeDream-Flush, Megatron non-interleaved; Narayanan et al. SC'21): warm-up, one forward "
       "one backward, cool-down; stage i holds min(p-i, m) micro-batches";
-  info.steps = [](const ScheduleParams& params, int stage) {
-    check_schedule_params("1f1b", params, stage);
+  info.check = [](const ScheduleParams& params) {
+    check_schedule_params("1f1b", params);
     require_one_chunk("1f1b", params);
+  };
+  info.steps = [check = info.check](const ScheduleParams& params, int stage) {
+    check(params);
+    check_schedule_params("1f1b", params, stage);
     return one_f_one_b_steps(params, stage);
   };
   return info;

@@ -38,9 +38,13 @@ ScheduleInfo zb_h1_schedule() {
   info.description =
       "ZB-H1 zero-bubble (Qi et al. ICLR 2024): 1F1B order with B split into input and weight gradients; "
       "W passes fill the cool-down; bubble (p-1)(F+B-W), same activations as 1f1b";
-  info.steps = [](const ScheduleParams& params, int stage) {
-    check_schedule_params("zb-h1", params, stage);
+  info.check = [](const ScheduleParams& params) {
+    check_schedule_params("zb-h1", params);
     require_one_chunk("zb-h1", params);
+  };
+  info.steps = [check = info.check](const ScheduleParams& params, int stage) {
+    check(params);
+    check_schedule_params("zb-h1", params, stage);
     return zb_h1_steps(params, stage);
   };
   return info;
