@@ -52,6 +52,11 @@ void check_platform_fit(const RunSpec& run) {
   if (!p.tiers.empty() && p.tiers.back().domain_size > 0 && run.devices > p.tiers.back().domain_size)
     throw UserError("search: --devices " + std::to_string(run.devices) + " is more than the outermost tier '" +
                     p.tiers.back().name + "' joins (" + std::to_string(p.tiers.back().domain_size) + ")");
+  const TierSpec* node = p.tiers.empty() ? nullptr : &p.tiers.front();
+  if (node && node->domain_size > 0 && node->domain_size < run.devices && run.devices % node->domain_size != 0)
+    throw UserError("search: --devices " + std::to_string(run.devices) + " is not a whole number of nodes of platform '" +
+                    p.name + "' (" + std::to_string(node->domain_size) + " devices per '" + node->name +
+                    "'); valid: a multiple of " + std::to_string(node->domain_size));
   if (p.accelerator.peak_flops.count(run.precision) == 0)
     throw UserError("search: accelerator '" + p.accelerator.name + "' has no peak_flops for --precision " +
                     to_string(run.precision));

@@ -9,6 +9,7 @@
 #include "sim/config/yaml_reader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/schedule.hpp"
+#include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
 namespace {
@@ -29,7 +30,10 @@ const ScheduleInfo& registered_schedule(const std::string& name, const YamlSourc
 void check_pass_count(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   const long long m = run.microbatches();
-  const long long layers_per_stage = (run.model.layers + s.pp - 1) / s.pp;
+  long long layers_per_stage = 0;  // the fullest stage's layers (uneven splits included)
+  const PipelineSplit split = pipeline_split(s, run.model.layers);
+  for (int stage = 0; stage < s.pp; ++stage)
+    layers_per_stage = std::max<long long>(layers_per_stage, stage_layer_count(split, stage));
   const long long passes = m * s.virtual_stages;
   const long long layer_passes = m * layers_per_stage;
   if (passes <= kMaxChunkPassesPerStage && layer_passes <= kMaxLayerPassesPerStage) return;

@@ -17,7 +17,8 @@ namespace {
 
 std::vector<int> as_ints(const std::vector<long long>& v) { return std::vector<int>(v.begin(), v.end()); }
 
-// Whether the schedule's own rules accept (p, m, v), asked once per combination.
+// Whether the schedule's own rules accept (p, m, v) (e.g. interleaving needs m % p == 0, and m v
+// passes per stage stay within kMaxChunkPassesPerStage), asked once per combination.
 class ScheduleRules {
  public:
   bool accepts(const std::string& name, int p, int m, int v) {
@@ -26,7 +27,7 @@ class ScheduleRules {
     if (it != seen_.end()) return it->second;
     bool ok = true;
     try {
-      for (int stage = 0; stage < p && ok; stage += std::max(1, p - 1)) (void)find_schedule(name).steps({p, m, v}, stage);
+      find_schedule(name).check({p, m, v});
     } catch (const UserError&) {
       ok = false;
     }
@@ -36,6 +37,14 @@ class ScheduleRules {
  private:
   std::map<std::tuple<std::string, int, int, int>, bool> seen_;
 };
+
+// Layers of the group's fullest stage.
+int most_stage_layers(const RunSpec& base, const ComputeGroup& g) {
+  const PipelineSplit split{base.model.layers, g.pp, g.virtual_stages, g.first_stage_layers, g.last_stage_layers};
+  int most = 0;
+  for (int s = 0; s < g.pp; ++s) most = std::max(most, stage_layer_count(split, s));
+  return most;
+}
 
 // (first, last) stage layers for (pp, v): the even split (0, 0) where it works, else the most
 // balanced uneven splits (each of first and last 0 or a multiple of v up to ceil(L/p), keeping those
@@ -100,6 +109,10 @@ void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, Compute
         g.schedule = schedule, g.virtual_stages = v;
         for (const auto& [first, last] : splits) {
         g.first_stage_layers = first, g.last_stage_layers = last;
+        if (static_cast<long long>(m) * most_stage_layers(base, g) > kMaxLayerPassesPerStage) {
+          ++counts->invalid;  // the loader refuses it: the replay would expand too many layer passes
+          continue;
+        }
         // SP splits what TP splits: without TP it is off, whatever the space says.
         for (bool sp : {false, true}) {
           if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
@@ -207,9 +220,7 @@ std::vector<FlagChoice> flag_choices(const ComputeGroup& g, const SearchSpace& s
 
 std::vector<int> recompute_layer_options(const ComputeGroup& g, const RunSpec& base, const SearchSpace& space) {
   if (g.recompute != Recompute::kFull) return {0};
-  int most = 0;  // layers of the largest stage: recomputing that many or more is recomputing all
-  const PipelineSplit split{base.model.layers, g.pp, g.virtual_stages, g.first_stage_layers, g.last_stage_layers};
-  for (int s = 0; s < g.pp; ++s) most = std::max(most, stage_layer_count(split, s));
+  const int most = most_stage_layers(base, g);  // recomputing that many or more is recomputing all
   std::vector<int> out;
   for (int k = 1; k < most; ++k)
     if (space.admits("recompute_layers", k)) out.push_back(k);
