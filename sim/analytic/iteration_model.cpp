@@ -2,6 +2,8 @@
 #include "sim/analytic/iteration_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace trainsim {
 namespace {
@@ -167,6 +169,9 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m, optimizer, out.iteration_time));
     for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
   }
+  // Inputs are bounded at load time (sim/config/plausible_ranges): a non-finite time is a defect.
+  if (!std::isfinite(out.iteration_time))
+    throw std::logic_error("the iteration formulas gave a non-finite time; this is a defect of trainsim, please report it");
   return out;
 }
 

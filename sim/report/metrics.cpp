@@ -1,5 +1,9 @@
 #include "sim/report/metrics.hpp"
 
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/model_flops.hpp"
 
@@ -12,6 +16,21 @@ Flops narayanan_flops(const RunSpec& run) {
     for (int l = 0; l < m.layers; ++l) total += layer_forward_model_flops(m, l, run.global_batch, run.seq_len);
   return total;
 }
+
+namespace {
+
+// Inputs are bounded to plausible ranges at load time (sim/config/plausible_ranges), so a non-finite
+// figure here is a defect of trainsim, never something to print: it stops as an internal error.
+void require_finite(const RunMetrics& m, const RunSpec& run) {
+  bool finite = std::isfinite(m.iteration_time) && std::isfinite(m.tokens_per_s) && std::isfinite(m.mfu) &&
+                std::isfinite(m.tflops_per_device);
+  for (double v : m.breakdown) finite = finite && std::isfinite(v);
+  if (!finite)
+    throw std::logic_error("the replay of run '" + run.name + "' gave a non-finite figure (iteration time " +
+                           std::to_string(m.iteration_time) + " s); this is a defect of trainsim, please report it with the run file");
+}
+
+}  // namespace
 
 RunMetrics compute_metrics(const RunSpec& run, const Timeline& timeline) {
   RunMetrics out;
@@ -32,6 +51,7 @@ RunMetrics compute_metrics(const RunSpec& run, const Timeline& timeline) {
     for (int c = 0; c < kTimeCategories; ++c) out.breakdown[static_cast<size_t>(c)] += d.time[static_cast<size_t>(c)];
   if (!timeline.devices.empty())
     for (auto& v : out.breakdown) v /= static_cast<double>(timeline.devices.size());
+  require_finite(out, run);
   return out;
 }
 
