@@ -78,6 +78,8 @@ void write_validation_markdown(std::ostream& out, const std::vector<RowResult>& 
   write_groups(out, "Per split", s.by_split);
   write_groups(out, "Per split and hardware", s.by_split_hardware);
   write_groups(out, "Per hardware (both splits)", s.by_hardware);
+  write_groups(out, "Per split and kind", s.by_split_kind);
+  write_groups(out, "Per kind (both splits)", s.by_kind);
   if (!context.plot_file.empty())
     out << "\n## Predicted against measured\n\n![predicted vs measured](" << context.plot_file << ")\n";
 }

@@ -14,6 +14,8 @@ struct ValidationSummary {
   std::vector<GroupSummary> by_split;           // "calibrate", "check"
   std::vector<GroupSummary> by_split_hardware;  // "check / dgx-a100-superpod", ...
   std::vector<GroupSummary> by_hardware;        // all splits together
+  std::vector<GroupSummary> by_split_kind;      // "check / FP8 dense", ... (row_kind)
+  std::vector<GroupSummary> by_kind;            // all splits together
 };
 
 [[nodiscard]] ValidationSummary summarize_validation(const std::vector<RowResult>& rows);

@@ -27,12 +27,25 @@ RowResult prepare(const Measurement& m, const std::vector<std::string>& override
                     "' says hardware '" + m.hardware + "'");
   RowResult r;
   r.measurement = m;
+  r.kind = row_kind(run);
   r.devices = run.devices;
   r.measured_time = measured_iteration_seconds(m, run);
   return r;
 }
 
 }  // namespace
+
+std::string row_kind(const RunSpec& run) {
+  if (run.model.is_moe()) return "MoE";
+  switch (run.precision) {
+    case Precision::kFp8: return "FP8 dense";
+    case Precision::kBf16:
+    case Precision::kFp16: return "16-bit dense";
+    case Precision::kFp32:
+    case Precision::kTf32: return "32-bit dense";
+  }
+  return "?";
+}
 
 std::vector<Measurement> select_measurements(const MeasurementSet& set, const std::vector<std::string>& only,
                                              std::optional<Split> split, const std::string& hardware) {

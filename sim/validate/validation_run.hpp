@@ -13,11 +13,16 @@ namespace trainsim {
 
 struct RowResult {
   Measurement measurement;
+  std::string kind;            // row_kind of its run: what the report groups errors by besides hardware
   int devices = 0;
   Seconds measured_time = 0;   // the measurement as seconds per iteration (measured_time.hpp)
   RowPrediction prediction;
   double error_percent = 0;    // (predicted − measured) / measured · 100
 };
+
+// The kind of training a run is, for grouping errors: "MoE" for a mixture-of-experts model, else
+// "FP8 dense" for an fp8 run, else "16-bit dense" (bf16, fp16) or "32-bit dense" (fp32, tf32).
+[[nodiscard]] std::string row_kind(const RunSpec& run);
 
 // The rows to run, in file order: those named in `only` (all when empty; an unknown id is a
 // UserError listing the valid ones), then of `split` and of `hardware` when given.

@@ -31,6 +31,8 @@ void write_validation_table(std::ostream& out, const std::vector<RowResult>& row
   write_groups(out, "error per split:", s.by_split);
   write_groups(out, "error per split and hardware:", s.by_split_hardware);
   write_groups(out, "error per hardware (both splits):", s.by_hardware);
+  write_groups(out, "error per split and kind:", s.by_split_kind);
+  write_groups(out, "error per kind (both splits):", s.by_kind);
 }
 
 }  // namespace trainsim

@@ -6,6 +6,7 @@
 #include "sim/validate/kernel_report.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
+#include "sim/validate/validation_run.hpp"
 
 using namespace trainsim;
 
@@ -48,6 +49,28 @@ TEST_CASE("the validation summary groups errors per split, per split and hardwar
   REQUIRE(s.by_hardware.size() == 2);
   CHECK(s.by_hardware[0].key == "910b");
   CHECK(s.by_hardware[0].summary.mean_abs_percent == Approx(5.0));  // (21 - 20) / 20
+}
+
+TEST_CASE("the validation summary groups errors per kind of training, with and without the split", "[validate]") {
+  std::vector<RowResult> r = rows();
+  r[0].kind = "FP8 dense", r[1].kind = "MoE", r[2].kind = "FP8 dense";
+  const ValidationSummary s = summarize_validation(r);
+  REQUIRE(s.by_kind.size() == 2);
+  CHECK(s.by_kind[0].key == "FP8 dense");
+  CHECK(s.by_kind[0].summary.mean_abs_percent == Approx(7.5));  // (10 + 5) / 2
+  CHECK(s.by_kind[1].summary.max_abs_percent == Approx(30.0));
+  REQUIRE(s.by_split_kind.size() == 3);
+  CHECK(s.by_split_kind[0].key == "calibrate / FP8 dense");
+}
+
+TEST_CASE("a run's kind is MoE for expert models, else FP8 or 16-bit dense by its precision", "[validate]") {
+  RunSpec run;
+  run.precision = Precision::kFp8;
+  CHECK(row_kind(run) == "FP8 dense");
+  run.precision = Precision::kBf16;
+  CHECK(row_kind(run) == "16-bit dense");
+  run.model.moe.experts = 8;
+  CHECK(row_kind(run) == "MoE");
 }
 
 TEST_CASE("the CSV has one line per row with measured and predicted seconds and the signed error", "[validate]") {
