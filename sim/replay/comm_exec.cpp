@@ -110,12 +110,11 @@ namespace {
 
 // The flows of `dev`'s part of one collective, in step or bulk mode; returns payload bytes sent.
 Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, const std::vector<int>& group) {
-  const GroupCollective choice = group_collective(*ctx.run, ctx.platform.node_size, task, group);
-  const GroupShape& shape = choice.shape;
-  const int tier = choice.tier;
-  const CollectiveAlgorithm& algorithm = *choice.algorithm;
-  const MemberSchedule& mine =
-      ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
+  GroupCollectiveMemo::Entry& chosen = ctx.choices.get(*ctx.run, ctx.platform.node_size, task, group);
+  const int tier = chosen.choice.tier;
+  if (chosen.prepared == nullptr)
+    chosen.prepared = &ctx.collectives.get(*chosen.choice.algorithm, task.collective, chosen.choice.shape, task.bytes);
+  const MemberSchedule& mine = chosen.prepared->members[static_cast<size_t>(member_index(group, dev.rank))];
   const Stream stream = stream_of(task.group);
   FlowBatch batch(ctx, dev, stream, tier);
   Bytes sent = 0;

@@ -9,6 +9,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/machine.hpp"
+#include "sim/platform/tier_layout.hpp"
 #include "sim/replay/fold_plan.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
@@ -24,7 +25,7 @@ const std::vector<int>& ReplayContext::group(DeviceRuntime& dev, Dim dim) const 
 }
 
 Seconds ReplayContext::latency_between(int a, int b) const {
-  const int tier = tier_between(run->platform, run->devices, a, b);
+  const int tier = tier_between_sizes(domain_sizes, a, b);
   return run->platform.tiers[static_cast<size_t>(tier)].latency;
 }
 
@@ -170,6 +171,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.options = options;
   ctx.link_owner = std::move(owner);
   ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
+  ctx.domain_sizes = tier_domain_sizes(run.platform, run.devices);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));

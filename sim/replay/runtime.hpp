@@ -13,6 +13,7 @@
 #include "sim/graph/run_graph.hpp"
 #include "sim/platform/build.hpp"
 #include "sim/replay/collective_cache.hpp"
+#include "sim/replay/collective_choice.hpp"
 #include "sim/replay/compiled_stage.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
@@ -51,6 +52,8 @@ struct ReplayContext {
   std::vector<CompiledStage> stages;
   std::vector<std::unique_ptr<DeviceRuntime>> devices;  // by rank; null when folded away
   CollectiveCache collectives;
+  GroupCollectiveMemo choices;          // each collective task's choice, by group (collective_choice.hpp)
+  std::vector<int> domain_sizes;        // devices per domain of each tier (tier_layout.hpp)
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
   CollectiveRendezvous rendezvous;      // used only when `interference`
   bool folding = false;                 // some devices are folded away (fold_plan.hpp)
