@@ -89,8 +89,7 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   dev->stage = &ctx.stages[static_cast<size_t>(stage)];
   dev->host = ctx.platform.hosts[static_cast<size_t>(rank)];
   dev->done.assign(dev->stage->graph->size(), 0);
-  dev->mutex = sg4::Mutex::create();
-  for (auto& cv : dev->changed) cv = sg4::ConditionVariable::create();
+  for (auto& sem : dev->wake) sem = sg4::Semaphore::create(0);
   const std::string prefix = "r" + std::to_string(rank) + ".";
   for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));
   dev->pp_forward = sg4::Mailbox::by_name(prefix + "pp_fwd");

@@ -29,10 +29,11 @@ struct DeviceRuntime {
   const CompiledStage* stage = nullptr;
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
-  simgrid::s4u::MutexPtr mutex;
-  // changed[s]: notified when a task that stream s waits on finishes (one per stream, so that a
-  // finished task wakes only the streams that depend on it).
-  std::array<simgrid::s4u::ConditionVariablePtr, kStreams> changed;
+  // wake[s]: released when a task that stream s waits on finishes, only while stream s waits
+  // (waiting[s]), so a finished task costs no simcall unless a stream of its device is blocked on
+  // it. Actors run one at a time, so the flag needs no lock; the semaphore never counts above 0.
+  std::array<simgrid::s4u::SemaphorePtr, kStreams> wake;
+  std::array<bool, kStreams> waiting{};
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage

@@ -46,8 +46,11 @@ void wait_for(DeviceRuntime& dev, TaskId t, Stream stream) {
   Stream blocking = Stream::kCompute;
   if (preds_done(dev, t, &blocking)) return;
   const double start = sg4::Engine::get_clock();
-  std::unique_lock<sg4::Mutex> lock(*dev.mutex);
-  while (!preds_done(dev, t, &blocking)) dev.changed[static_cast<int>(stream)]->wait(lock);
+  const auto s = static_cast<size_t>(stream);
+  do {
+    dev.waiting[s] = true;
+    dev.wake[s]->acquire();
+  } while (!preds_done(dev, t, &blocking));
   if (stream == Stream::kCompute)
     dev.stats.time[static_cast<int>(wait_category(blocking))] += sg4::Engine::get_clock() - start;
 }
@@ -56,8 +59,11 @@ void finish(DeviceRuntime& dev, TaskId t) {
   dev.done[t] = 1;
   const uint8_t wake = dev.stage->cross_stream_successor[t];
   if (wake == 0) return;
-  for (int s = 0; s < kStreams; ++s)
-    if (wake & (1u << s)) dev.changed[s]->notify_all();
+  for (size_t s = 0; s < kStreams; ++s) {
+    if ((wake & (1u << s)) == 0 || !dev.waiting[s]) continue;
+    dev.waiting[s] = false;
+    dev.wake[s]->release();
+  }
 }
 
 void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stream stream, double start,
