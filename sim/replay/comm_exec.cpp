@@ -102,6 +102,15 @@ class FlowBatch {
 
 }  // namespace
 
+const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
+                                      const std::vector<int>& group, int* tier) {
+  GroupCollectiveMemo::Entry& chosen = ctx.choices.get(*ctx.run, ctx.platform.node_size, task, group);
+  *tier = chosen.choice.tier;
+  if (chosen.prepared == nullptr)
+    chosen.prepared = &ctx.collectives.get(*chosen.choice.algorithm, task.collective, chosen.choice.shape, task.bytes);
+  return chosen.prepared->members[static_cast<size_t>(member_index(group, dev.rank))];
+}
+
 int rank_of(const std::vector<int>& group, int peer) {
   return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
 }
@@ -110,11 +119,8 @@ namespace {
 
 // The flows of `dev`'s part of one collective, in step or bulk mode; returns payload bytes sent.
 Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, const std::vector<int>& group) {
-  GroupCollectiveMemo::Entry& chosen = ctx.choices.get(*ctx.run, ctx.platform.node_size, task, group);
-  const int tier = chosen.choice.tier;
-  if (chosen.prepared == nullptr)
-    chosen.prepared = &ctx.collectives.get(*chosen.choice.algorithm, task.collective, chosen.choice.shape, task.bytes);
-  const MemberSchedule& mine = chosen.prepared->members[static_cast<size_t>(member_index(group, dev.rank))];
+  int tier = 0;
+  const MemberSchedule& mine = member_schedule(ctx, dev, task, group, &tier);
   const Stream stream = stream_of(task.group);
   FlowBatch batch(ctx, dev, stream, tier);
   Bytes sent = 0;

@@ -13,6 +13,7 @@
 #include "sim/replay/fold_plan.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
+#include "sim/replay/switch_plan.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -31,10 +32,12 @@ Seconds ReplayContext::latency_between(int a, int b) const {
 
 SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier) {
   auto& proxy = dev.switch_proxies[{static_cast<int>(stream), tier}];
-  if (!proxy)
-    proxy = std::make_unique<SwitchProxy>(ctx.platform.switch_host(tier, dev.rank), "r" + std::to_string(dev.rank) + "." +
-                                                                                         to_string(stream) + ".t" +
-                                                                                         std::to_string(tier) + ".switch");
+  if (!proxy) {
+    const std::string name =
+        "r" + std::to_string(dev.rank) + "." + to_string(stream) + ".t" + std::to_string(tier) + ".switch";
+    proxy = std::make_unique<SwitchProxy>(ctx.platform.switch_host(tier, dev.rank), name,
+                                          switch_exchanges(ctx, dev, stream, tier));
+  }
   return *proxy;
 }
 

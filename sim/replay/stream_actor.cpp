@@ -128,8 +128,6 @@ void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream) {
       ++i;
     }
   }
-  for (auto& [key, proxy] : dev.switch_proxies)
-    if (key.first == static_cast<int>(stream)) proxy->stop();
   if (--dev.running_streams == 0) dev.stats.end = sg4::Engine::get_clock();
 }
 
