@@ -89,7 +89,8 @@ size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector
   } while (!traced && j < order.size() && !dev.stage->cross_stream_successor[order[j - 1]] &&
            g.task(order[j]).role == role && preds_done(dev, order[j], nullptr));
   const double start = sg4::Engine::get_clock();
-  if (work > 0) sg4::this_actor::execute(work * kHostSpeed);
+  // exec_init + wait, not execute(): execute() also sets the default priority, one more simcall.
+  if (work > 0) sg4::this_actor::exec_init(work * kHostSpeed)->wait();
   const double end = sg4::Engine::get_clock();
   dev.stats.time[static_cast<int>(busy_category(role))] += end - start;
   if (traced) record(ctx, dev, g.task(order[i]), Stream::kCompute, start, end);
