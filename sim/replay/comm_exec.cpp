@@ -184,9 +184,9 @@ void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   DeviceRuntime* peer = ctx.device(peer_rank);
   sg4::Mailbox* box = task.peer_offset > 0 ? peer->pp_forward : peer->pp_backward;
   // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
-  if (ctx.interference) begin_transfer(dev), begin_transfer(*peer);
+  if (ctx.interference) begin_transfer(dev, *peer);
   box->put(&g_payload, static_cast<uint64_t>(task.bytes));
-  if (ctx.interference) end_transfer(dev), end_transfer(*peer);
+  if (ctx.interference) end_transfer(dev, *peer);
 }
 
 void run_recv(ReplayContext&, DeviceRuntime& dev, const Task& task) {
