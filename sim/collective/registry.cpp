@@ -24,11 +24,10 @@ const std::vector<CollectiveAlgorithm>& collective_algorithms() {
 }
 
 const CollectiveAlgorithm& find_collective(const std::string& name) {
-  std::string known;
-  for (const CollectiveAlgorithm& a : collective_algorithms()) {
+  for (const CollectiveAlgorithm& a : collective_algorithms())
     if (a.name == name) return a;
-    known += (known.empty() ? "" : ", ") + a.name;
-  }
+  std::string known;
+  for (const CollectiveAlgorithm& a : collective_algorithms()) known += (known.empty() ? "" : ", ") + a.name;
   throw UserError("unknown collective algorithm '" + name + "'; valid: " + known);
 }
 

@@ -1,6 +1,7 @@
 #include "sim/replay/collective_choice.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "sim/platform/build.hpp"
 
@@ -33,6 +34,18 @@ GroupCollective group_collective(const RunSpec& run, int node_size, const Task& 
   hints.direct_links = private_pair_links(t);
   out.algorithm = &choose_collective(task.collective, out.shape, task.bytes, hints);
   return out;
+}
+
+GroupCollectiveMemo::Entry& GroupCollectiveMemo::get(const RunSpec& run, int node_size, const Task& task,
+                                                     const std::vector<int>& group) {
+  Key key{};
+  std::memcpy(&key.bytes_bits, &task.bytes, sizeof key.bytes_bits);
+  key.first = group.front();
+  key.dim = static_cast<uint8_t>(task.group);
+  key.kind = static_cast<uint8_t>(task.collective);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) it = entries_.emplace(key, Entry{group_collective(run, node_size, task, group), nullptr}).first;
+  return it->second;
 }
 
 }  // namespace trainsim

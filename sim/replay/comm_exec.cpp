@@ -102,6 +102,15 @@ class FlowBatch {
 
 }  // namespace
 
+const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
+                                      const std::vector<int>& group, int* tier) {
+  GroupCollectiveMemo::Entry& chosen = ctx.choices.get(*ctx.run, ctx.platform.node_size, task, group);
+  *tier = chosen.choice.tier;
+  if (chosen.prepared == nullptr)
+    chosen.prepared = &ctx.collectives.get(*chosen.choice.algorithm, task.collective, chosen.choice.shape, task.bytes);
+  return chosen.prepared->members[static_cast<size_t>(member_index(group, dev.rank))];
+}
+
 int rank_of(const std::vector<int>& group, int peer) {
   return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
 }
@@ -110,12 +119,8 @@ namespace {
 
 // The flows of `dev`'s part of one collective, in step or bulk mode; returns payload bytes sent.
 Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, const std::vector<int>& group) {
-  const GroupCollective choice = group_collective(*ctx.run, ctx.platform.node_size, task, group);
-  const GroupShape& shape = choice.shape;
-  const int tier = choice.tier;
-  const CollectiveAlgorithm& algorithm = *choice.algorithm;
-  const MemberSchedule& mine =
-      ctx.collectives.get(algorithm, task.collective, shape, task.bytes).members[static_cast<size_t>(member_index(group, dev.rank))];
+  int tier = 0;
+  const MemberSchedule& mine = member_schedule(ctx, dev, task, group, &tier);
   const Stream stream = stream_of(task.group);
   FlowBatch batch(ctx, dev, stream, tier);
   Bytes sent = 0;
@@ -179,9 +184,9 @@ void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
   DeviceRuntime* peer = ctx.device(peer_rank);
   sg4::Mailbox* box = task.peer_offset > 0 ? peer->pp_forward : peer->pp_backward;
   // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
-  if (ctx.interference) begin_transfer(dev), begin_transfer(*peer);
+  if (ctx.interference) begin_transfer(dev, *peer);
   box->put(&g_payload, static_cast<uint64_t>(task.bytes));
-  if (ctx.interference) end_transfer(dev), end_transfer(*peer);
+  if (ctx.interference) end_transfer(dev, *peer);
 }
 
 void run_recv(ReplayContext&, DeviceRuntime& dev, const Task& task) {

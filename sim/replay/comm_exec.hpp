@@ -5,6 +5,10 @@
 
 namespace trainsim {
 
+// `dev`'s part of collective `task` on `group` (its ranks in member order), and in *tier the
+// tier the group's transfers use (collective_choice.hpp).
+const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
+                                      const std::vector<int>& group, int* tier);
 // Runs collective task `id` (of dev's stage template) for `dev`; returns payload bytes it sent.
 Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
 // Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.

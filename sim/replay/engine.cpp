@@ -9,9 +9,11 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/machine.hpp"
+#include "sim/platform/tier_layout.hpp"
 #include "sim/replay/fold_plan.hpp"
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
+#include "sim/replay/switch_plan.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -24,16 +26,18 @@ const std::vector<int>& ReplayContext::group(DeviceRuntime& dev, Dim dim) const 
 }
 
 Seconds ReplayContext::latency_between(int a, int b) const {
-  const int tier = tier_between(run->platform, run->devices, a, b);
+  const int tier = tier_between_sizes(domain_sizes, a, b);
   return run->platform.tiers[static_cast<size_t>(tier)].latency;
 }
 
 SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier) {
   auto& proxy = dev.switch_proxies[{static_cast<int>(stream), tier}];
-  if (!proxy)
-    proxy = std::make_unique<SwitchProxy>(ctx.platform.switch_host(tier, dev.rank), "r" + std::to_string(dev.rank) + "." +
-                                                                                         to_string(stream) + ".t" +
-                                                                                         std::to_string(tier) + ".switch");
+  if (!proxy) {
+    const std::string name =
+        "r" + std::to_string(dev.rank) + "." + to_string(stream) + ".t" + std::to_string(tier) + ".switch";
+    proxy = std::make_unique<SwitchProxy>(ctx.platform.switch_host(tier, dev.rank), name,
+                                          switch_exchanges(ctx, dev, stream, tier));
+  }
   return *proxy;
 }
 
@@ -88,8 +92,7 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   dev->stage = &ctx.stages[static_cast<size_t>(stage)];
   dev->host = ctx.platform.hosts[static_cast<size_t>(rank)];
   dev->done.assign(dev->stage->graph->size(), 0);
-  dev->mutex = sg4::Mutex::create();
-  for (auto& cv : dev->changed) cv = sg4::ConditionVariable::create();
+  for (auto& sem : dev->wake) sem = sg4::Semaphore::create(0);
   const std::string prefix = "r" + std::to_string(rank) + ".";
   for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));
   dev->pp_forward = sg4::Mailbox::by_name(prefix + "pp_fwd");
@@ -170,6 +173,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.options = options;
   ctx.link_owner = std::move(owner);
   ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
+  ctx.domain_sizes = tier_domain_sizes(run.platform, run.devices);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));

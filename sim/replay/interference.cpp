@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <simgrid/simix.hpp>
+
 #include "sim/platform/build.hpp"
 #include "sim/replay/runtime.hpp"
 
@@ -15,6 +17,15 @@ void end_transfer(DeviceRuntime& dev) {
   if (--dev.transfers_moving == 0) dev.host->set_pstate(kDeviceIdleLinks);
 }
 
+// set_pstate is a simcall; from kernel mode it runs directly, so one simcall switches several hosts.
+void begin_transfer(DeviceRuntime& a, DeviceRuntime& b) {
+  simgrid::kernel::actor::simcall_answered([&a, &b] { begin_transfer(a), begin_transfer(b); });
+}
+
+void end_transfer(DeviceRuntime& a, DeviceRuntime& b) {
+  simgrid::kernel::actor::simcall_answered([&a, &b] { end_transfer(a), end_transfer(b); });
+}
+
 void CollectiveRendezvous::arrive(uint64_t key, int members, DeviceRuntime& dev) {
   Instance& in = instances_[key];
   in.members = members;
@@ -22,7 +33,10 @@ void CollectiveRendezvous::arrive(uint64_t key, int members, DeviceRuntime& dev)
   in.present.push_back(&dev);
   if (in.arrived < members) return;
   in.moving = true;
-  for (DeviceRuntime* d : in.present) begin_transfer(*d);
+  // One simcall for all members, not one each (see begin_transfer above).
+  simgrid::kernel::actor::simcall_answered([&in] {
+    for (DeviceRuntime* d : in.present) begin_transfer(*d);
+  });
 }
 
 void CollectiveRendezvous::leave(uint64_t key, DeviceRuntime& dev) {

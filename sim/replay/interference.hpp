@@ -22,6 +22,9 @@ struct DeviceRuntime;
 // One more (begin) or one fewer (end) of `dev`'s transfers moves bytes.
 void begin_transfer(DeviceRuntime& dev);
 void end_transfer(DeviceRuntime& dev);
+// The same for both ends of a pipeline transfer, in one simcall.
+void begin_transfer(DeviceRuntime& a, DeviceRuntime& b);
+void end_transfer(DeviceRuntime& a, DeviceRuntime& b);
 
 // Tells the members of each collective instance when all of them have arrived.
 class CollectiveRendezvous {

@@ -13,6 +13,7 @@
 #include "sim/graph/run_graph.hpp"
 #include "sim/platform/build.hpp"
 #include "sim/replay/collective_cache.hpp"
+#include "sim/replay/collective_choice.hpp"
 #include "sim/replay/compiled_stage.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
@@ -28,10 +29,11 @@ struct DeviceRuntime {
   const CompiledStage* stage = nullptr;
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
-  simgrid::s4u::MutexPtr mutex;
-  // changed[s]: notified when a task that stream s waits on finishes (one per stream, so that a
-  // finished task wakes only the streams that depend on it).
-  std::array<simgrid::s4u::ConditionVariablePtr, kStreams> changed;
+  // wake[s]: released when a task that stream s waits on finishes, only while stream s waits
+  // (waiting[s]), so a finished task costs no simcall unless a stream of its device is blocked on
+  // it. Actors run one at a time, so the flag needs no lock; the semaphore never counts above 0.
+  std::array<simgrid::s4u::SemaphorePtr, kStreams> wake;
+  std::array<bool, kStreams> waiting{};
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
@@ -51,6 +53,8 @@ struct ReplayContext {
   std::vector<CompiledStage> stages;
   std::vector<std::unique_ptr<DeviceRuntime>> devices;  // by rank; null when folded away
   CollectiveCache collectives;
+  GroupCollectiveMemo choices;          // each collective task's choice, by group (collective_choice.hpp)
+  std::vector<int> domain_sizes;        // devices per domain of each tier (tier_layout.hpp)
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
   CollectiveRendezvous rendezvous;      // used only when `interference`
   bool folding = false;                 // some devices are folded away (fold_plan.hpp)

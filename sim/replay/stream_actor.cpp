@@ -46,8 +46,11 @@ void wait_for(DeviceRuntime& dev, TaskId t, Stream stream) {
   Stream blocking = Stream::kCompute;
   if (preds_done(dev, t, &blocking)) return;
   const double start = sg4::Engine::get_clock();
-  std::unique_lock<sg4::Mutex> lock(*dev.mutex);
-  while (!preds_done(dev, t, &blocking)) dev.changed[static_cast<int>(stream)]->wait(lock);
+  const auto s = static_cast<size_t>(stream);
+  do {
+    dev.waiting[s] = true;
+    dev.wake[s]->acquire();
+  } while (!preds_done(dev, t, &blocking));
   if (stream == Stream::kCompute)
     dev.stats.time[static_cast<int>(wait_category(blocking))] += sg4::Engine::get_clock() - start;
 }
@@ -56,8 +59,11 @@ void finish(DeviceRuntime& dev, TaskId t) {
   dev.done[t] = 1;
   const uint8_t wake = dev.stage->cross_stream_successor[t];
   if (wake == 0) return;
-  for (int s = 0; s < kStreams; ++s)
-    if (wake & (1u << s)) dev.changed[s]->notify_all();
+  for (size_t s = 0; s < kStreams; ++s) {
+    if ((wake & (1u << s)) == 0 || !dev.waiting[s]) continue;
+    dev.waiting[s] = false;
+    dev.wake[s]->release();
+  }
 }
 
 void record(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task, Stream stream, double start,
@@ -83,7 +89,8 @@ size_t run_compute_run(ReplayContext& ctx, DeviceRuntime& dev, const std::vector
   } while (!traced && j < order.size() && !dev.stage->cross_stream_successor[order[j - 1]] &&
            g.task(order[j]).role == role && preds_done(dev, order[j], nullptr));
   const double start = sg4::Engine::get_clock();
-  if (work > 0) sg4::this_actor::execute(work * kHostSpeed);
+  // exec_init + wait, not execute(): execute() also sets the default priority, one more simcall.
+  if (work > 0) sg4::this_actor::exec_init(work * kHostSpeed)->wait();
   const double end = sg4::Engine::get_clock();
   dev.stats.time[static_cast<int>(busy_category(role))] += end - start;
   if (traced) record(ctx, dev, g.task(order[i]), Stream::kCompute, start, end);
@@ -122,8 +129,6 @@ void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream) {
       ++i;
     }
   }
-  for (auto& [key, proxy] : dev.switch_proxies)
-    if (key.first == static_cast<int>(stream)) proxy->stop();
   if (--dev.running_streams == 0) dev.stats.end = sg4::Engine::get_clock();
 }
 
