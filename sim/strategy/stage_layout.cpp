@@ -19,13 +19,16 @@ PipelineSplit pipeline_split(const StrategySpec& s, int layers) {
 
 std::string split_problem(const PipelineSplit& s) {
   const int v = s.virtual_stages;
+  const long long chunks = static_cast<long long>(s.stages) * v;  // degrees come from user input: no int overflow
   if (!s.uneven()) {
-    if (v > 1 && s.layers % (s.stages * v) != 0)
-      return "layers (" + num(s.layers) + ") must divide evenly into pp*virtual_stages = " + num(s.stages * v) +
+    if (v > 1 && s.layers % chunks != 0)
+      return "layers (" + num(s.layers) + ") must divide evenly into pp*virtual_stages = " + std::to_string(chunks) +
              " chunks (or set first_stage_layers / last_stage_layers)";
     return "";
   }
   if (s.stages < 2) return "an uneven split needs at least 2 pipeline stages (pp is " + num(s.stages) + ")";
+  if (static_cast<long long>(s.first_stage_layers) + s.last_stage_layers > s.layers)
+    return "first_stage_layers + last_stage_layers exceed the " + num(s.layers) + " layers";
   const int rest = s.layers - s.first_stage_layers - s.last_stage_layers;
   const int middle = middle_stages(s);
   if (middle == 0 && rest != 0)
