@@ -83,22 +83,38 @@ std::vector<std::string> schedule_names() {
 }
 
 // Pipeline layouts of one (tp, pp, dp, cp, ep): schedule, virtual stages, micro-batch.
+// The SP and recompute variants of a group whose degrees, micro-batch and pipeline layout are set.
+void add_compute_variants(const SearchSpace& space, ComputeGroup g, std::vector<ComputeGroup>& out) {
+  // SP splits what TP splits: without TP it is off, whatever the space says.
+  for (bool sp : {false, true}) {
+    if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
+    g.sequence_parallel = sp;
+    for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
+      const char* name = r == Recompute::kNone ? "none" : r == Recompute::kSelective ? "selective" : "full";
+      if (!space.admits("recompute", std::string(name))) continue;
+      g.recompute = r;
+      out.push_back(g);
+    }
+  }
+}
+
+// Virtual stages a schedule may take on pp stages: 1, or for interleaving 2 up to one layer per chunk.
+std::vector<int> virtual_stage_options(const std::string& schedule, int layers, int pp) {
+  if (schedule != "interleaved") return {1};
+  std::vector<int> vs;
+  for (int v = 2; v <= (layers + pp - 1) / pp; ++v) vs.push_back(v);  // none when pp < 2: nothing to interleave
+  return pp < 2 ? std::vector<int>{} : vs;
+}
+
+// Pipeline layouts of one (tp, pp, dp, cp, ep): micro-batch, schedule, virtual stages and split.
 void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, ComputeGroup g, ScheduleRules& rules,
                           GroupCounts* counts, std::vector<ComputeGroup>& out) {
-  const int layers = base.model.layers;
   for (int mb : as_ints(divisors(base.global_batch / g.dp))) {
     if (!space.admits("micro_batch", mb)) continue;
     g.micro_batch = mb;
     const int m = base.global_batch / (g.dp * mb);
     for (const std::string& schedule : space.values_or("schedule", schedule_names())) {
-      const bool interleaved = schedule == "interleaved";
-      if (interleaved && g.pp < 2) continue;  // nothing to interleave
-      std::vector<int> vs = {1};
-      if (interleaved) {
-        vs.clear();
-        for (int v = 2; v <= (layers + g.pp - 1) / g.pp; ++v) vs.push_back(v);  // at least one layer per chunk
-      }
-      for (int v : vs) {
+      for (int v : virtual_stage_options(schedule, base.model.layers, g.pp)) {
         if (!space.admits("virtual_stages", v)) continue;
         const std::vector<std::pair<int, int>> splits = pipeline_splits(base, space, g.pp, v);
         if (splits.empty()) continue;
@@ -108,22 +124,12 @@ void add_pipeline_layouts(const RunSpec& base, const SearchSpace& space, Compute
         }
         g.schedule = schedule, g.virtual_stages = v;
         for (const auto& [first, last] : splits) {
-        g.first_stage_layers = first, g.last_stage_layers = last;
-        if (static_cast<long long>(m) * most_stage_layers(base, g) > kMaxLayerPassesPerStage) {
-          ++counts->invalid;  // the loader refuses it: the replay would expand too many layer passes
-          continue;
-        }
-        // SP splits what TP splits: without TP it is off, whatever the space says.
-        for (bool sp : {false, true}) {
-          if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
-          g.sequence_parallel = sp;
-          for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-            const char* name = r == Recompute::kNone ? "none" : r == Recompute::kSelective ? "selective" : "full";
-            if (!space.admits("recompute", std::string(name))) continue;
-            g.recompute = r;
-            out.push_back(g);
+          g.first_stage_layers = first, g.last_stage_layers = last;
+          if (static_cast<long long>(m) * most_stage_layers(base, g) > kMaxLayerPassesPerStage) {
+            ++counts->invalid;  // the loader refuses it: the replay would expand too many layer passes
+            continue;
           }
-        }
+          add_compute_variants(space, g, out);
         }
       }
     }
