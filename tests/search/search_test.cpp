@@ -184,3 +184,23 @@ TEST_CASE("Spearman's rho of hand-ranked lists, with ties sharing their mean ran
   // Ranks (1,2,3,4) vs (2,1,4,3): d = (1,1,1,1), rho = 1 - 6*4/(4*15) = 0.6.
   CHECK(spearman({1, 2, 3, 4}, {2, 1, 4, 3}) == Approx(0.6));
 }
+
+TEST_CASE("with 10 layers the search interleaves over uneven stages and still matches the exhaustive top k", "[search]") {
+  // 10 layers over pp 4 x v 2 cannot be split evenly (10 mod 8 != 0); first/last stage layers that
+  // are 0 or multiples of 2 up to ceil(10/4) + 1 leave e.g. stages of 2, 2, 2, 4.
+  const RunSpec base = dense_base(10);
+  GroupCounts counts;
+  int uneven = 0;
+  for (const ComputeGroup& g : compute_groups(base, small_space(), &counts)) {
+    if (g.first_stage_layers == 0 && g.last_stage_layers == 0) continue;
+    ++uneven;
+    CHECK(g.schedule == "interleaved");
+    RunSpec run = base;
+    apply_choice(g, inner_choices(g, small_space()).front(), flag_choices(g, small_space()).front(), 0, run);
+    // What the search would write loads back: every rule of a run file passes.
+    CHECK_NOTHROW(load_run_text(run_yaml(run, {"llama2-7b", "dgx-h100-superpod"}, ""), "written", kRoot / "workloads",
+                                {"model.layers=10"}));
+  }
+  CHECK(uneven > 0);
+  require_matches_exhaustive(base, IterationTheta{});
+}
