@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "sim/core/text_list.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -73,11 +75,7 @@ Bounds at_least(double lo) { return {lo, false, HUGE_VAL, true}; }
 Bounds unit_fraction() { return {0, true, 1, false}; }
 Bounds fraction_below_one() { return {0, false, 1, true}; }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
+std::string join_names(const std::vector<std::string>& names) { return join_text(names); }
 
 MapReader::MapReader(YamlSource& source, YAML::Node node, std::string path, std::vector<std::string> valid_keys)
     : source_(&source), node_(std::move(node)), path_(std::move(path)), valid_keys_(std::move(valid_keys)) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "sim/core/error.hpp"
+#include "sim/core/text_list.hpp"
 #include "sim/strategy/mesh.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 
@@ -32,12 +33,6 @@ const std::vector<Knob>& knob_table() {
   return knobs;
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 bool parse_whole(const std::string& text, long min, long max, long* out) {
   if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), ::isdigit)) return false;
   *out = std::strtol(text.c_str(), nullptr, 10);
@@ -58,7 +53,7 @@ std::string invalid_value(KnobKind kind, const std::string& value) {
     case KnobKind::kSchedule: {
       std::vector<std::string> names;
       for (const ScheduleClosedForm& f : schedule_closed_forms()) names.push_back(f.name);
-      return std::count(names.begin(), names.end(), value) ? "" : join(names, ", ");
+      return std::count(names.begin(), names.end(), value) ? "" : join_text(names);
     }
     case KnobKind::kMeshOrder:
       try {
@@ -77,7 +72,7 @@ const Knob& find_knob(const std::string& name, const std::string& arg) {
     if (name == k.name) return k;
     names.emplace_back(k.name);
   }
-  throw UserError(arg + ": unknown search knob '" + name + "'; valid: " + join(names, ", "));
+  throw UserError(arg + ": unknown search knob '" + name + "'; valid: " + join_text(names));
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -151,9 +146,9 @@ std::string SearchSpace::describe() const {
   std::vector<std::string> parts;
   for (const std::string& knob : search_knobs()) {
     auto it = allowed_.find(knob);
-    if (it != allowed_.end()) parts.push_back(knob + "=" + join(it->second, ","));
+    if (it != allowed_.end()) parts.push_back(knob + "=" + join_text(it->second, ","));
   }
-  return join(parts, "; ");
+  return join_text(parts, "; ");
 }
 
 SearchSpace parse_search_space(const std::vector<std::string>& space_args, const std::vector<std::string>& fix_args) {

@@ -3,6 +3,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "sim/core/text_list.hpp"
+
 namespace trainsim {
 
 std::string format_text(const char* fmt, ...) {
@@ -14,11 +16,7 @@ std::string format_text(const char* fmt, ...) {
   return buf;
 }
 
-std::string joined_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
+std::string joined_names(const std::vector<std::string>& names) { return join_text(names); }
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
