@@ -147,6 +147,12 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   return in;
 }
 
+double fullest_stage_memory(const IterationInputs& in) {
+  double most = 0;
+  for (int s = 0; s < in.shape.stages; ++s) most = std::max(most, stage_peak_memory(in, s));
+  return most;
+}
+
 double stage_peak_memory(const IterationInputs& in, int stage) {
   const StageInputs& s = in.stages[static_cast<size_t>(stage)];
   return s.memory_static + in.schedule->peak_in_flight(in.shape, stage) * s.activation_unit;

@@ -59,5 +59,7 @@ struct IterationInputs {
 // Peak memory of one device of each stage from the inputs: memory_static + activation_unit x the
 // schedule's closed-form peak in-flight units (schedule_shape.hpp), bytes. Equals stage_memory().
 [[nodiscard]] double stage_peak_memory(const IterationInputs& in, int stage);
+// The largest stage_peak_memory over the stages: what one device must hold, bytes.
+[[nodiscard]] double fullest_stage_memory(const IterationInputs& in);
 
 }  // namespace trainsim

@@ -42,9 +42,7 @@ std::string gib(double bytes) {
 
 BaselineRow evaluate_baseline(const RunSpec& run, const IterationTheta& theta) {
   const IterationInputs in = extract_iteration_inputs(run);
-  double peak = 0;
-  for (int s = 0; s < in.shape.stages; ++s) peak = std::max(peak, stage_peak_memory(in, s));
-  return BaselineRow{RankedStrategy{run, estimate_iteration(in, theta), peak, 0}, std::nullopt,
+  return BaselineRow{RankedStrategy{run, estimate_iteration(in, theta), fullest_stage_memory(in), 0}, std::nullopt,
                      run.platform.accelerator.memory_capacity};
 }
 

@@ -22,12 +22,6 @@ struct BoundedGroup {
   long long size() const { return static_cast<long long>(inner.size() * flags.size() * recompute_layers.size()); }
 };
 
-double fullest_stage(const std::vector<DeviceMemory>& stages) {
-  double most = 0;
-  for (const DeviceMemory& d : stages) most = std::max(most, d.total());
-  return most;
-}
-
 class Searcher {
  public:
   Searcher(const RunSpec& base, const SearchSpace& space, const IterationTheta& theta, int k)
@@ -74,7 +68,7 @@ class Searcher {
   }
 
   // Memory of the fullest stage with the current strategy of work_, bytes.
-  double memory_now() { return fullest_stage(stage_memory(work_)); }
+  double memory_now() { return peak_memory(stage_memory(work_)).total(); }
 
   void note_oom(double memory) {
     if (out_.closest_oom && out_.closest_oom->peak_memory <= memory) return;
@@ -135,8 +129,7 @@ class Searcher {
   void evaluate(const BoundedGroup& g, const InnerChoice& c, int recompute_layers) {
     apply_choice(g.group, c, g.flags.front(), recompute_layers, work_);
     IterationInputs in = extract();
-    double peak = 0;
-    for (int s = 0; s < in.shape.stages; ++s) peak = std::max(peak, stage_peak_memory(in, s));
+    const double peak = fullest_stage_memory(in);
     if (peak > capacity_) {
       out_.counts.pruned_memory += static_cast<long long>(g.flags.size());
       note_oom(peak);
