@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "sim/config/divisors.hpp"
+#include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/schedule.hpp"
 #include "sim/strategy/mesh.hpp"
@@ -90,8 +91,7 @@ void add_compute_variants(const SearchSpace& space, ComputeGroup g, std::vector<
     if (g.tp == 1 ? sp : !space.admits("sequence_parallel", sp)) continue;
     g.sequence_parallel = sp;
     for (Recompute r : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-      const char* name = r == Recompute::kNone ? "none" : r == Recompute::kSelective ? "selective" : "full";
-      if (!space.admits("recompute", std::string(name))) continue;
+      if (!space.admits("recompute", std::string(recompute_name(r)))) continue;
       g.recompute = r;
       out.push_back(g);
     }
@@ -206,8 +206,9 @@ std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace&
   // Optimizer offload only when asked for: neither the replay nor the formulas charge its PCIe
   // transfers and host optimizer step yet, so by default it would look free.
   std::vector<Offload> offloads;
-  for (const std::string& o : space.values_or("offload", {"none"}))
-    offloads.push_back(o == "none" ? Offload::kNone : Offload::kOptimizer);
+  for (Offload o : {Offload::kNone, Offload::kOptimizer})
+    if (space.restricted("offload") ? space.admits("offload", std::string(offload_name(o))) : o == Offload::kNone)
+      offloads.push_back(o);
   std::vector<InnerChoice> out;
   for (int zero : zeros)
     for (Offload offload : offloads)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/text_list.hpp"
 #include "sim/strategy/mesh.hpp"
@@ -39,6 +40,11 @@ bool parse_whole(const std::string& text, long min, long max, long* out) {
   return *out >= min && *out <= max;
 }
 
+// Empty when `value` is one of `names`, else the names joined.
+std::string one_of(const std::string& value, const std::vector<std::string>& names) {
+  return std::count(names.begin(), names.end(), value) ? "" : join_text(names);
+}
+
 // Empty when `value` suits the knob, else what would be valid.
 std::string invalid_value(KnobKind kind, const std::string& value) {
   long n = 0;
@@ -48,12 +54,13 @@ std::string invalid_value(KnobKind kind, const std::string& value) {
     case KnobKind::kLayers: return parse_whole(value, 0, 1 << 24, &n) ? "" : "a whole number >= 0 (0 = every layer)";
     case KnobKind::kBool: return value == "true" || value == "false" ? "" : "true or false";
     case KnobKind::kRecompute:
-      return value == "none" || value == "selective" || value == "full" ? "" : "none, selective or full";
-    case KnobKind::kOffload: return value == "none" || value == "optimizer" ? "" : "none or optimizer";
+      return one_of(value, {recompute_name(Recompute::kNone), recompute_name(Recompute::kSelective),
+                            recompute_name(Recompute::kFull)});
+    case KnobKind::kOffload: return one_of(value, {offload_name(Offload::kNone), offload_name(Offload::kOptimizer)});
     case KnobKind::kSchedule: {
       std::vector<std::string> names;
       for (const ScheduleClosedForm& f : schedule_closed_forms()) names.push_back(f.name);
-      return std::count(names.begin(), names.end(), value) ? "" : join_text(names);
+      return one_of(value, names);
     }
     case KnobKind::kMeshOrder:
       try {
