@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "sim/config/loader.hpp"
+#include "sim/config/platform_fit.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -44,22 +45,10 @@ Precision precision_of(const std::string& text) {
   throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8");
 }
 
+// The loader's own platform rules (sim/config/platform_fit), reported against the search's options.
 void check_platform_fit(const RunSpec& run) {
-  const PlatformSpec& p = run.platform;
-  if (p.max_devices > 0 && run.devices > p.max_devices)
-    throw UserError("search: --devices " + std::to_string(run.devices) + " is more than platform '" + p.name +
-                    "' models (max_devices " + std::to_string(p.max_devices) + ")");
-  if (!p.tiers.empty() && p.tiers.back().domain_size > 0 && run.devices > p.tiers.back().domain_size)
-    throw UserError("search: --devices " + std::to_string(run.devices) + " is more than the outermost tier '" +
-                    p.tiers.back().name + "' joins (" + std::to_string(p.tiers.back().domain_size) + ")");
-  const TierSpec* node = p.tiers.empty() ? nullptr : &p.tiers.front();
-  if (node && node->domain_size > 0 && node->domain_size < run.devices && run.devices % node->domain_size != 0)
-    throw UserError("search: --devices " + std::to_string(run.devices) + " is not a whole number of nodes of platform '" +
-                    p.name + "' (" + std::to_string(node->domain_size) + " devices per '" + node->name +
-                    "'); valid: a multiple of " + std::to_string(node->domain_size));
-  if (p.accelerator.peak_flops.count(run.precision) == 0)
-    throw UserError("search: accelerator '" + p.accelerator.name + "' has no peak_flops for --precision " +
-                    to_string(run.precision));
+  for (const auto& v : {platform_fit_violation(run), whole_nodes_violation(run)})
+    if (v) throw UserError("search: --" + v->key + " " + v->value + ": " + v->problem + "; valid: " + v->expected);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/config/divisors.hpp"
+#include "sim/config/platform_fit.hpp"
 #include "sim/config/yaml_reader.hpp"
 #include "sim/strategy/stage_layout.hpp"
 
@@ -12,38 +13,8 @@ namespace {
 
 std::string str(long long v) { return std::to_string(v); }
 
-// The run fits the platform: device count and a peak rate for the chosen precision.
-void check_platform_fit(const RunSpec& run, const YamlSource& src) {
-  const PlatformSpec& p = run.platform;
-  if (p.max_devices > 0 && run.devices > p.max_devices) {
-    src.fail_at("devices", "more devices than platform '" + p.name + "' models", str(run.devices),
-                "an integer in 1.." + str(p.max_devices) + " (max_devices)");
-  }
-  const TierSpec& outer = p.tiers.back();
-  if (outer.domain_size > 0 && run.devices > outer.domain_size) {
-    src.fail_at("devices", "more devices than the outermost tier '" + outer.name + "' joins", str(run.devices),
-                "an integer in 1.." + str(outer.domain_size) + " (its domain_size)");
-  }
-  const auto& peaks = p.accelerator.peak_flops;
-  if (peaks.count(run.precision) == 0) {
-    std::vector<std::string> have;
-    for (const auto& entry : peaks) have.emplace_back(to_string(entry.first));
-    src.fail_at("precision", "accelerator '" + p.accelerator.name + "' has no peak_flops entry for it",
-                to_string(run.precision), join_names(have));
-  }
-}
-
-// Whole nodes: 16 devices cannot fill nodes of 3 (the innermost tier is the node).
-void check_whole_nodes(const RunSpec& run, const YamlSource& src) {
-  const PlatformSpec& p = run.platform;
-  const TierSpec& node = p.tiers.front();
-  if (node.domain_size > 0 && node.domain_size < run.devices && run.devices % node.domain_size != 0) {
-    src.fail_at("devices",
-                "is not a whole number of nodes: platform '" + p.name + "' joins " + str(node.domain_size) +
-                    " devices per '" + node.name + "' domain (tiers.0.domain_size)",
-                str(run.devices),
-                "a multiple of " + str(node.domain_size) + ", or at most " + str(node.domain_size) + " devices");
-  }
+void fail_on(const std::optional<RuleViolation>& v, const YamlSource& src) {
+  if (v) src.fail_at(v->key, v->problem, v->value, v->expected);
 }
 
 // tp * pp * dp * cp = devices (ep is carved out of dp * cp, it adds no devices).
@@ -132,11 +103,11 @@ void check_batch(const RunSpec& run, const YamlSource& src) {
 void check_run_rules(const RunSpec& run, const YamlSource& source) {
   // Rules about one degree come before the product of all degrees, so that an error names the
   // degree that is wrong on its own (e.g. `--set strategy.tp=3` with 8 heads) when there is one.
-  check_platform_fit(run, source);
+  fail_on(platform_fit_violation(run), source);
   check_model_split(run, source);
   check_experts(run, source);
   check_device_product(run, source);
-  check_whole_nodes(run, source);
+  fail_on(whole_nodes_violation(run), source);
   check_batch(run, source);
   check_schedule_rules(run, source);
 }
