@@ -18,6 +18,7 @@
 #include "sim/cli/theta_file.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace trainsim {
 namespace {
@@ -25,11 +26,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
-  return buf;
-}
+std::string gib(double bytes) { return format_with("%.1f GiB", bytes / 1073741824.0); }
 
 // When nothing fits: exit 2 with the strategy that comes closest.
 [[noreturn]] void nothing_fits(const SearchOutcome& o, const RunSpec& base) {
@@ -71,8 +68,8 @@ void write_winner(const std::string& path, const SearchBase& base, const SearchR
   run.description = "found by trainsim search: " + strategy_label(run);
   std::ostringstream comment;
   comment << "Written by `trainsim search` (the fastest strategy of the space" << (best.replay ? ", re-ranked by replay" : "")
-          << ").\nformula " << best.strategy->estimate.iteration_time << " s"
-          << (best.replay ? ", replay " + std::to_string(best.replay->iteration_time) + " s" : "") << " per iteration.";
+          << ").\nformula " << format_number(best.strategy->estimate.iteration_time) << " s"
+          << (best.replay ? ", replay " + format_number(best.replay->iteration_time) + " s" : "") << " per iteration.";
   const std::string text = run_yaml(run, base.refs, comment.str());
   write_output_file(path, "--out", [&](std::ostream& out) { out << text; });
 }
