@@ -13,13 +13,19 @@
 namespace trainsim {
 namespace {
 
-struct BoundedGroup {
-  ComputeGroup group;
+// What a group leaves open: derived from the group and the space whenever needed, never stored for
+// all groups (hundreds of thousands of them on large runs; only a few thousand are expanded).
+struct GroupChoices {
   std::vector<InnerChoice> inner;
   std::vector<FlagChoice> flags;
   std::vector<int> recompute_layers;
-  double bound = 0;
   long long size() const { return static_cast<long long>(inner.size() * flags.size() * recompute_layers.size()); }
+};
+
+struct BoundedGroup {
+  ComputeGroup group;
+  double bound = 0;    // seconds, sim/search/bound
+  long long size = 0;  // strategies in the group
 };
 
 class Searcher {
@@ -35,29 +41,32 @@ class Searcher {
                      [](const BoundedGroup& a, const BoundedGroup& b) { return a.bound < b.bound; });
     for (const BoundedGroup& g : groups) {
       if (out_.bound_used && g.bound >= top_.threshold()) {
-        out_.counts.pruned_bound += g.size();
+        out_.counts.pruned_bound += g.size;
         continue;
       }
-      expand(g);
+      expand(g.group, choices_of(g.group));
     }
     out_.top = top_.take();
     return std::move(out_);
   }
 
  private:
+  GroupChoices choices_of(const ComputeGroup& g) const {
+    return {inner_choices(g, space_), flag_choices(g, space_), recompute_layer_options(g, work_, space_)};
+  }
+
   std::vector<BoundedGroup> bound_groups(const std::vector<ComputeGroup>& groups) {
     std::vector<BoundedGroup> out;
     for (const ComputeGroup& g : groups) {
-      BoundedGroup b{g, inner_choices(g, space_), flag_choices(g, space_), recompute_layer_options(g, work_, space_)};
-      if (b.size() == 0) continue;
-      apply_choice(g, b.inner.front(), b.flags.front(), b.recompute_layers.front(), work_);
+      const GroupChoices c = choices_of(g);
+      if (c.size() == 0) continue;
+      apply_choice(g, c.inner.front(), c.flags.front(), c.recompute_layers.front(), work_);
       ++out_.counts.extractions;
       const IterationInputs in = extract_compute_inputs(work_);
       out_.bound_used = out_.bound_used && bound_applies(in, theta_);
-      b.bound = iteration_lower_bound(in, theta_);
-      out_.counts.enumerated += b.size();
+      out.push_back({g, iteration_lower_bound(in, theta_), c.size()});
+      out_.counts.enumerated += c.size();
       ++out_.counts.groups;
-      out.push_back(std::move(b));
     }
     return out;
   }
@@ -77,12 +86,12 @@ class Searcher {
 
   // The smallest model-state memory any inner choice reaches, with the most recomputation: a group
   // whose every choice overflows is pruned without extracting anything more.
-  bool group_can_fit(const BoundedGroup& g) {
+  bool group_can_fit(const ComputeGroup& g, const GroupChoices& gc) {
     std::set<std::pair<int, Offload>> seen;
     double least = std::numeric_limits<double>::infinity();
-    for (const InnerChoice& c : g.inner) {
+    for (const InnerChoice& c : gc.inner) {
       if (!seen.insert({c.zero_stage, c.offload}).second) continue;
-      apply_choice(g.group, c, g.flags.front(), g.recompute_layers.back(), work_);
+      apply_choice(g, c, gc.flags.front(), gc.recompute_layers.back(), work_);
       const double memory = memory_now();
       if (memory < least) least = memory;
       if (memory > capacity_) note_oom(memory);
@@ -92,56 +101,56 @@ class Searcher {
 
   // Index of the fewest recomputed layers that fit (memory falls as layers are recomputed), or
   // the option count when none does.
-  size_t fewest_fitting(const BoundedGroup& g, const InnerChoice& c) {
-    size_t lo = 0, hi = g.recompute_layers.size();
+  size_t fewest_fitting(const ComputeGroup& g, const GroupChoices& gc, const InnerChoice& c) {
+    size_t lo = 0, hi = gc.recompute_layers.size();
     while (lo < hi) {
       const size_t mid = (lo + hi) / 2;
-      apply_choice(g.group, c, g.flags.front(), g.recompute_layers[mid], work_);
+      apply_choice(g, c, gc.flags.front(), gc.recompute_layers[mid], work_);
       if (memory_now() <= capacity_) hi = mid;
       else lo = mid + 1;
     }
     return lo;
   }
 
-  void expand(const BoundedGroup& g) {
-    const long long per_choice = static_cast<long long>(g.flags.size());
-    if (!group_can_fit(g)) {
-      out_.counts.pruned_memory += g.size();
+  void expand(const ComputeGroup& g, const GroupChoices& gc) {
+    const long long per_choice = static_cast<long long>(gc.flags.size());
+    if (!group_can_fit(g, gc)) {
+      out_.counts.pruned_memory += gc.size();
       return;
     }
     ++out_.counts.groups_expanded;
-    const long long options = static_cast<long long>(g.recompute_layers.size());
-    for (const InnerChoice& c : g.inner) {
-      const size_t k = options > 1 ? fewest_fitting(g, c) : 0;
+    const long long options = static_cast<long long>(gc.recompute_layers.size());
+    for (const InnerChoice& c : gc.inner) {
+      const size_t k = options > 1 ? fewest_fitting(g, gc, c) : 0;
       // Fewer recomputed layers do not fit; more cannot be faster (each adds a forward's compute
       // and its TP traffic): the formulas' time is non-decreasing in recompute_layers.
       out_.counts.pruned_memory += static_cast<long long>(std::min<size_t>(k, options)) * per_choice;
-      if (k >= g.recompute_layers.size()) {
-        apply_choice(g.group, c, g.flags.front(), g.recompute_layers.back(), work_);
+      if (k >= gc.recompute_layers.size()) {
+        apply_choice(g, c, gc.flags.front(), gc.recompute_layers.back(), work_);
         note_oom(memory_now());
         continue;
       }
       out_.counts.pruned_bound += (options - 1 - static_cast<long long>(k)) * per_choice;
-      evaluate(g, c, g.recompute_layers[k]);
+      evaluate(g, gc.flags, c, gc.recompute_layers[k]);
     }
   }
 
-  void evaluate(const BoundedGroup& g, const InnerChoice& c, int recompute_layers) {
-    apply_choice(g.group, c, g.flags.front(), recompute_layers, work_);
+  void evaluate(const ComputeGroup& g, const std::vector<FlagChoice>& flags, const InnerChoice& c, int recompute_layers) {
+    apply_choice(g, c, flags.front(), recompute_layers, work_);
     IterationInputs in = extract();
     const double peak = fullest_stage_memory(in);
     if (peak > capacity_) {
-      out_.counts.pruned_memory += static_cast<long long>(g.flags.size());
+      out_.counts.pruned_memory += static_cast<long long>(flags.size());
       note_oom(peak);
       return;
     }
-    for (const FlagChoice& f : g.flags) {
+    for (const FlagChoice& f : flags) {
       in.overlap_dp = f.dp_grad_reduce;
       in.overlap_pp = f.pp_comm;
       ++out_.counts.evaluated;
       IterationEstimate e = estimate_iteration(in, theta_);
       if (e.iteration_time > top_.threshold()) continue;  // an equal time still counts as an equivalent
-      apply_choice(g.group, c, f, recompute_layers, work_);
+      apply_choice(g, c, f, recompute_layers, work_);
       top_.push(RankedStrategy{work_, std::move(e), peak, 0});
     }
   }
