@@ -30,10 +30,8 @@ const ScheduleInfo& registered_schedule(const std::string& name, const YamlSourc
 void check_pass_count(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   const long long m = run.microbatches();
-  long long layers_per_stage = 0;  // the fullest stage's layers (uneven splits included)
-  const PipelineSplit split = pipeline_split(s, run.model.layers);
-  for (int stage = 0; stage < s.pp; ++stage)
-    layers_per_stage = std::max<long long>(layers_per_stage, stage_layer_count(split, stage));
+  // the fullest stage's layers (uneven splits included)
+  const long long layers_per_stage = fullest_stage_layer_count(pipeline_split(s, run.model.layers));
   const long long passes = m * s.virtual_stages;
   const long long layer_passes = m * layers_per_stage;
   if (passes <= kMaxChunkPassesPerStage && layer_passes <= kMaxLayerPassesPerStage) return;

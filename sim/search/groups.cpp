@@ -41,10 +41,7 @@ class ScheduleRules {
 
 // Layers of the group's fullest stage.
 int most_stage_layers(const RunSpec& base, const ComputeGroup& g) {
-  const PipelineSplit split{base.model.layers, g.pp, g.virtual_stages, g.first_stage_layers, g.last_stage_layers};
-  int most = 0;
-  for (int s = 0; s < g.pp; ++s) most = std::max(most, stage_layer_count(split, s));
-  return most;
+  return fullest_stage_layer_count({base.model.layers, g.pp, g.virtual_stages, g.first_stage_layers, g.last_stage_layers});
 }
 
 // (first, last) stage layers for (pp, v): the even split (0, 0) where it works, else the most
@@ -68,8 +65,7 @@ std::vector<std::pair<int, int>> pipeline_splits(const RunSpec& base, const Sear
   for (int f : firsts)
     for (int l : lasts) {
       if (!(named || f > 0 || l > 0) || !valid(f, l)) continue;
-      int most = 0;
-      for (int st = 0; st < pp; ++st) most = std::max(most, stage_layer_count(PipelineSplit{layers, pp, v, f, l}, st));
+      const int most = fullest_stage_layer_count({layers, pp, v, f, l});
       if (!named && !out.empty() && most > fullest) continue;
       if (!named && (out.empty() || most < fullest)) out.clear(), fullest = most;
       out.push_back({f, l});

@@ -1,6 +1,8 @@
 // Stage layout in closed form (see stage_layout.hpp).
 #include "sim/strategy/stage_layout.hpp"
 
+#include <algorithm>
+
 namespace trainsim {
 namespace {
 
@@ -52,6 +54,12 @@ int stage_layer_count(const PipelineSplit& s, int stage) {
   if (stage == 0 && s.first_stage_layers > 0) return s.first_stage_layers;
   if (stage == s.stages - 1 && s.last_stage_layers > 0) return s.last_stage_layers;
   return (s.layers - s.first_stage_layers - s.last_stage_layers) / middle_stages(s);
+}
+
+int fullest_stage_layer_count(const PipelineSplit& s) {
+  int most = 0;
+  for (int stage = 0; stage < s.stages; ++stage) most = std::max(most, stage_layer_count(s, stage));
+  return most;
 }
 
 int chunk_layer_count(int layers, int chunks, int model_chunk) {

@@ -45,6 +45,9 @@ struct PipelineSplit {
 // Layers of `stage` (summed over its chunks). The split must be valid (split_problem empty).
 [[nodiscard]] int stage_layer_count(const PipelineSplit& split, int stage);
 
+// Layers of the stage that holds most (what bounds per-stage work and the recompute counts).
+[[nodiscard]] int fullest_stage_layer_count(const PipelineSplit& split);
+
 // Chunks of `stage`, indexed by local chunk 0..v-1. The split must be valid.
 [[nodiscard]] std::vector<ChunkLayers> stage_chunks(const PipelineSplit& split, int stage);
 // The even split.
