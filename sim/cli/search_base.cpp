@@ -40,9 +40,9 @@ void check_baseline(const RunSpec& base, const RunSpec& b, const std::string& fi
 }
 
 Precision precision_of(const std::string& text) {
-  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kBf16, Precision::kFp16, Precision::kFp8})
-    if (text == to_string(p)) return p;
-  throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8");
+  Precision p{};
+  if (!parse_precision(text, &p)) throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8");
+  return p;
 }
 
 // The loader's own platform rules (sim/config/platform_fit), reported against the search's options.
