@@ -57,14 +57,13 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   out.stage = stage;
   out.peak_in_flight = schedule.peak_in_flight(shape, stage);
   // The embedding's output lives in local chunk 0 of the first stage, the logits in the last local
-  // chunk of the last stage: each is held by as many units as that chunk has in flight at its peak
-  // (with interleaving far fewer than the stage's units; the sum of peaks bounds the peak of sums).
-  const int last_chunk = s.virtual_stages - 1;
+  // chunk of the last stage (one chunk when a stage holds both: interleaving needs pp >= 2).
   Bytes extra = 0;
-  if (first) extra += schedule.chunk_peak_in_flight(shape, stage, 0) * first_stage_activation_bytes(run.model, sh, activation_options(run));
-  if (last) extra += schedule.chunk_peak_in_flight(shape, stage, last_chunk) * last_stage_activation_bytes(run.model, sh);
-  const Bytes activations =
-      activations_in_flight(out.peak_in_flight, layers_per_chunk, per_layer_activations(run, sh, layers), 0) + extra;
+  if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
+  if (last) extra += last_stage_activation_bytes(run.model, sh);
+  const int extra_units = first || last ? schedule.chunk_peak_in_flight(shape, stage, first ? 0 : s.virtual_stages - 1) : 0;
+  const Bytes activations = activations_in_flight(out.peak_in_flight, layers_per_chunk,
+                                                  per_layer_activations(run, sh, layers), extra, extra_units);
   const ParamCount held = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(held.total());
   ModelStateInput state;

@@ -51,8 +51,9 @@ MemoryBreakdown memory_breakdown(const ModelStateInput& state, Bytes activations
 }
 
 Bytes activations_in_flight(int64_t peak_in_flight_units, int layers_per_chunk, Bytes per_layer_bytes,
-                            Bytes stage_extra_bytes) {
-  return static_cast<double>(peak_in_flight_units) * (layers_per_chunk * per_layer_bytes + stage_extra_bytes);
+                            Bytes stage_extra_bytes, int64_t extra_chunk_units) {
+  return static_cast<double>(peak_in_flight_units) * layers_per_chunk * per_layer_bytes +
+         static_cast<double>(extra_chunk_units) * stage_extra_bytes;
 }
 
 int64_t in_flight_1f1b(int stages, int stage, int64_t microbatches) {

@@ -53,12 +53,13 @@ struct MemoryBreakdown {
 [[nodiscard]] MemoryBreakdown memory_breakdown(const ModelStateInput& state, Bytes activations,
                                                Bytes comm_buffers, Bytes framework);
 
-// Activations at the peak: in-flight (micro-batch, chunk) units × (layers per chunk × per-layer
-// bytes + stage extras per micro-batch). The peak count comes from the schedule (1F1B stage i:
-// min(p − i, m)). Stage extras (embedding / output layer) are charged to every unit, which
-// over-counts by the extras of the other chunks when interleaving (v > 1).
-[[nodiscard]] Bytes activations_in_flight(int64_t peak_in_flight_units, int layers_per_chunk,
-                                          Bytes per_layer_bytes, Bytes stage_extra_bytes);
+// Activations at the peak: in-flight (micro-batch, chunk) units × layers per chunk × per-layer
+// bytes, plus the stage extras (embedding output, logits) × the units of the chunk that holds them.
+// Both counts come from the schedule (sim/strategy/schedule_shape: 1F1B stage i holds min(p − i, m)
+// units, all of its one chunk; interleaving holds far fewer units of the output's chunk than of the
+// stage). Adding the two peaks bounds the peak of the sum.
+[[nodiscard]] Bytes activations_in_flight(int64_t peak_in_flight_units, int layers_per_chunk, Bytes per_layer_bytes,
+                                          Bytes stage_extra_bytes, int64_t extra_chunk_units);
 
 // Closed forms of the in-flight counts for the analytic model (Narayanan et al. SC'21 Sec. 2.2;
 // Korthikanti 2022 Sec. 4.2.3): 1F1B stage i of p holds min(p − i, m) micro-batches; GPipe holds

@@ -54,7 +54,7 @@ TEST_CASE("1F1B stage i holds min(p - i, m) micro-batches of activations", "[ana
   CHECK(in_flight_1f1b(4, 3, 8) == 1);
   CHECK(in_flight_1f1b(4, 0, 2) == 2);  // fewer micro-batches than stages
   // Stage 0 of p = 4, 6 layers of 1 MB each, 0.5 MB embedding extras: 4·(6 + 0.5) MB = 26 MB.
-  CHECK(activations_in_flight(in_flight_1f1b(4, 0, 8), 6, 1e6, 0.5e6) == Approx(26e6));
+  CHECK(activations_in_flight(in_flight_1f1b(4, 0, 8), 6, 1e6, 0.5e6, in_flight_1f1b(4, 0, 8)) == Approx(26e6));
   // Interleaving with p = 4, v = 2: 1 + 3/8 = 1.375.
   CHECK(interleaved_memory_factor(4, 2) == Approx(1.375));
 }
