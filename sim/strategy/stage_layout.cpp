@@ -13,6 +13,30 @@ int middle_stages(const PipelineSplit& s) {
   return s.stages - (s.first_stage_layers > 0 ? 1 : 0) - (s.last_stage_layers > 0 ? 1 : 0);
 }
 
+struct LayerRange {
+  int first = 0, count = 0;
+};
+
+// Layers of `stage` of an uneven split.
+int uneven_stage_layers(const PipelineSplit& s, int stage) {
+  if (stage == 0 && s.first_stage_layers > 0) return s.first_stage_layers;
+  if (stage == s.stages - 1 && s.last_stage_layers > 0) return s.last_stage_layers;
+  return (s.layers - s.first_stage_layers - s.last_stage_layers) / middle_stages(s);
+}
+
+// Model chunk g's layers. Even: L/(p v) each, the first L mod (p v) chunks one more. Uneven: chunk
+// (c, stage) of g = c p + stage holds stage_layers/v, and each round of p chunks holds L/v layers.
+LayerRange model_chunk_layers(const PipelineSplit& s, int g) {
+  if (!s.uneven()) {
+    const int chunks = s.stages * s.virtual_stages, base = s.layers / chunks, extra = s.layers % chunks;
+    return {g * base + (g < extra ? g : extra), base + (g < extra ? 1 : 0)};
+  }
+  const int v = s.virtual_stages, stage = g % s.stages;
+  int before = 0;  // layers of the earlier stages in one round of chunks
+  for (int k = 0; k < stage; ++k) before += uneven_stage_layers(s, k) / v;
+  return {(g / s.stages) * (s.layers / v) + before, uneven_stage_layers(s, stage) / v};
+}
+
 }  // namespace
 
 PipelineSplit pipeline_split(const StrategySpec& s, int layers) {
@@ -48,12 +72,10 @@ std::string split_problem(const PipelineSplit& s) {
 int stage_layer_count(const PipelineSplit& s, int stage) {
   if (!s.uneven()) {
     int n = 0;
-    for (int c = 0; c < s.virtual_stages; ++c) n += chunk_layer_count(s.layers, s.stages * s.virtual_stages, c * s.stages + stage);
+    for (int c = 0; c < s.virtual_stages; ++c) n += model_chunk_layers(s, c * s.stages + stage).count;
     return n;
   }
-  if (stage == 0 && s.first_stage_layers > 0) return s.first_stage_layers;
-  if (stage == s.stages - 1 && s.last_stage_layers > 0) return s.last_stage_layers;
-  return (s.layers - s.first_stage_layers - s.last_stage_layers) / middle_stages(s);
+  return uneven_stage_layers(s, stage);
 }
 
 int fullest_stage_layer_count(const PipelineSplit& s) {
@@ -62,41 +84,17 @@ int fullest_stage_layer_count(const PipelineSplit& s) {
   return most;
 }
 
-int chunk_layer_count(int layers, int chunks, int model_chunk) {
-  return layers / chunks + (model_chunk < layers % chunks ? 1 : 0);
-}
-
 std::vector<ChunkLayers> stage_chunks(const PipelineSplit& s, int stage) {
-  if (!s.uneven()) return stage_chunks(s.layers, s.stages, s.virtual_stages, stage);
-  const int v = s.virtual_stages;
-  int before = 0;  // layers of the earlier stages in one round of chunks
-  for (int k = 0; k < stage; ++k) before += stage_layer_count(s, k) / v;
+  const int chunks = s.stages * s.virtual_stages;
   std::vector<ChunkLayers> out;
-  for (int c = 0; c < v; ++c) {
+  for (int c = 0; c < s.virtual_stages; ++c) {
     ChunkLayers chunk;
     chunk.model_chunk = c * s.stages + stage;
-    chunk.first_layer = c * (s.layers / v) + before;  // each round of p chunks holds L/v layers
-    chunk.layer_count = stage_layer_count(s, stage) / v;
+    const LayerRange r = model_chunk_layers(s, chunk.model_chunk);
+    chunk.first_layer = r.first;
+    chunk.layer_count = r.count;
     chunk.has_embedding = chunk.model_chunk == 0;
-    chunk.has_output = chunk.model_chunk == s.stages * v - 1;
-    out.push_back(chunk);
-  }
-  return out;
-}
-
-std::vector<ChunkLayers> stage_chunks(int layers, int stages, int virtual_stages, int stage) {
-  const int chunks = stages * virtual_stages;
-  const int base = layers / chunks;
-  const int extra = layers % chunks;
-  std::vector<ChunkLayers> out;
-  for (int c = 0; c < virtual_stages; ++c) {
-    ChunkLayers chunk;
-    chunk.model_chunk = c * stages + stage;
-    const int g = chunk.model_chunk;
-    chunk.first_layer = g * base + (g < extra ? g : extra);
-    chunk.layer_count = chunk_layer_count(layers, chunks, g);
-    chunk.has_embedding = g == 0;
-    chunk.has_output = g == chunks - 1;
+    chunk.has_output = chunk.model_chunk == chunks - 1;
     out.push_back(chunk);
   }
   return out;

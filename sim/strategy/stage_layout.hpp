@@ -50,10 +50,5 @@ struct PipelineSplit {
 
 // Chunks of `stage`, indexed by local chunk 0..v-1. The split must be valid.
 [[nodiscard]] std::vector<ChunkLayers> stage_chunks(const PipelineSplit& split, int stage);
-// The even split.
-[[nodiscard]] std::vector<ChunkLayers> stage_chunks(int layers, int stages, int virtual_stages, int stage);
-
-// Layers of model chunk g of p*v chunks of the even split.
-[[nodiscard]] int chunk_layer_count(int layers, int chunks, int model_chunk);
 
 }  // namespace trainsim
