@@ -62,8 +62,13 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
   if (last) extra += last_stage_activation_bytes(run.model, sh);
   const int extra_units = first || last ? schedule.chunk_peak_in_flight(shape, stage, first ? 0 : s.virtual_stages - 1) : 0;
-  const Bytes activations = activations_in_flight(out.peak_in_flight, layers_per_chunk,
-                                                  per_layer_activations(run, sh, layers), extra, extra_units);
+  Bytes activations = activations_in_flight(out.peak_in_flight, layers_per_chunk,
+                                            per_layer_activations(run, sh, layers), extra, extra_units);
+  // A pipeline engine that keeps each in-flight micro-batch's stage output for its backward
+  // (DeepSpeed's pipe_buffers["outputs"]) holds one more hidden-state tensor per unit.
+  if (run.framework.memory.keeps_stage_outputs)
+    activations += static_cast<double>(out.peak_in_flight) * static_cast<double>(sequence_tokens(sh)) *
+                   run.model.hidden * activation_element_bytes(run.precision);
   const ParamCount held = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(held.total());
   ModelStateInput state;
@@ -74,6 +79,8 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   state.zero_stage = s.zero_stage;
   state.offload_optimizer = s.offload == Offload::kOptimizer;
   state.per_param.gradients = gradient_element_bytes(run);  // fp32 main gradients in bf16 runs by default
+  // DeepSpeed ZeRO 1/2 steps on an fp32 copy of its shard's gradients (4 bytes per parameter).
+  if (run.framework.memory.fp32_grad_partition) state.per_param.optimizer += 4;
   double largest_layer = 0;
   bool seen[2] = {false, false};  // one dense and one MoE layer stand for all
   for (int l : layers) {
@@ -84,13 +91,16 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   }
   const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage, largest_layer,
                                        activation_element_bytes(run.precision));
-  const MemoryBreakdown b = memory_breakdown(state, activations, comm, run.framework_overhead);
+  const FrameworkMemory& fm = run.framework.memory;
+  const Bytes fixed = run.framework_overhead + fm.context + fm.workspace;
+  const MemoryBreakdown b = memory_breakdown(state, activations, comm, fixed);
   out.weights = b.weights;
   out.gradients = b.gradients;
   out.optimizer = b.optimizer;
   out.activations = b.activations;
   out.comm_buffers = b.comm_buffers;
-  out.framework = b.framework;
+  // The caching allocator holds more than the tensors' peak (fragmentation, cached blocks).
+  out.framework = b.framework + fm.allocator_reserve * (b.total - b.framework);
   return out;
 }
 

@@ -19,6 +19,8 @@ namespace trainsim {
 // name resolved as <data_dir>/platforms/<name>.yaml (resp. workloads/models/<name>.yaml).
 [[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path);
 [[nodiscard]] ModelSpec load_model(const std::string& name_or_path);
+// A framework preset (<data_dir>/workloads/frameworks/<name>.yaml) or a framework YAML file.
+[[nodiscard]] FrameworkSpec load_framework(const std::string& name_or_path);
 // Loads a run and the model and platform it names (relative paths resolve against the run
 // file's folder first, then presets), applies `overrides` ("key.path=value", e.g.
 // "strategy.tp=4" or "platform.tiers.1.bandwidth=100GBps"), then checks every rule that
@@ -39,5 +41,6 @@ struct PresetInfo {
 [[nodiscard]] std::vector<PresetInfo> list_platform_presets();
 [[nodiscard]] std::vector<PresetInfo> list_model_presets();
 [[nodiscard]] std::vector<PresetInfo> list_run_presets();
+[[nodiscard]] std::vector<PresetInfo> list_framework_presets();
 
 }  // namespace trainsim

@@ -21,6 +21,9 @@ QuantityRange link_latency_range() { return {0, 1e-2, "0s", "10ms"}; }
 QuantityRange bucket_size_range() { return {1024.0, 1099511627776.0, "1KiB", "1TiB"}; }
 // Reserved memory per device, at most the largest device memory above.
 QuantityRange framework_overhead_range() { return {0, 1125899906842624.0, "0B", "1PiB"}; }
+// A launch costs microseconds of host time and a Python-level pass milliseconds; a second per
+// launch or pass is a host a thousand times slower than any framework measured.
+QuantityRange host_time_range() { return {0, 1, "0s", "1s"}; }
 
 // An efficiency below 1% of peak is a misconfigured input, not a slow kernel.
 Bounds efficiency_range() { return {0.01, false, 1, false}; }
@@ -32,5 +35,7 @@ Bounds rng_rate_range() { return {0, false, 1e18, false}; }
 Bounds oversubscription_range() { return {1, false, 1024, false}; }
 // MoE capacity factors are 1-2; above the expert count every token fits anyway.
 Bounds capacity_factor_range() { return {0.01, false, 1024, false}; }
+// Reserved beyond the allocated peak, as a fraction of it: 0 (no caching) to doubling it.
+Bounds allocator_reserve_range() { return {0, false, 1, false}; }
 
 }  // namespace trainsim

@@ -32,6 +32,8 @@ inline constexpr int kMaxPlanes = 1 << 10;        // 1-8 network planes today
 // Run.
 [[nodiscard]] QuantityRange bucket_size_range();        // strategy.grad_bucket_size: 1 KiB .. 1 TiB
 [[nodiscard]] QuantityRange framework_overhead_range(); // framework_overhead: 0 .. 1 PiB
+// Framework.
+[[nodiscard]] QuantityRange host_time_range();          // host.launch, .pass, .pipeline_instruction: 0 .. 1 s
 
 // Plain numbers.
 [[nodiscard]] Bounds efficiency_range();        // *_efficiency, tier efficiency: [0.01, 1]
@@ -39,5 +41,6 @@ inline constexpr int kMaxPlanes = 1 << 10;        // 1-8 network planes today
 [[nodiscard]] Bounds rng_rate_range();          // dropout_rng_rate, numbers per second: [0, 1e18]
 [[nodiscard]] Bounds oversubscription_range();  // [1, 1024]
 [[nodiscard]] Bounds capacity_factor_range();   // moe.capacity_factor: [0.01, 1024]
+[[nodiscard]] Bounds allocator_reserve_range(); // framework memory.allocator_reserve: [0, 1]
 
 }  // namespace trainsim

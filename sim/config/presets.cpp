@@ -63,6 +63,7 @@ fs::path preset_folder(PresetKind kind) {
     case PresetKind::kPlatform: return data_dir() / "platforms";
     case PresetKind::kModel: return data_dir() / "workloads" / "models";
     case PresetKind::kRun: return data_dir() / "workloads";
+    case PresetKind::kFramework: return data_dir() / "workloads" / "frameworks";
   }
   return data_dir();
 }
@@ -72,6 +73,7 @@ const char* preset_kind_name(PresetKind kind) {
     case PresetKind::kPlatform: return "platform";
     case PresetKind::kModel: return "model";
     case PresetKind::kRun: return "run";
+    case PresetKind::kFramework: return "framework";
   }
   return "preset";
 }
@@ -101,5 +103,6 @@ std::vector<std::string> preset_file_names(PresetKind kind) {
 std::vector<PresetInfo> list_platform_presets() { return list_presets(PresetKind::kPlatform); }
 std::vector<PresetInfo> list_model_presets() { return list_presets(PresetKind::kModel); }
 std::vector<PresetInfo> list_run_presets() { return list_presets(PresetKind::kRun); }
+std::vector<PresetInfo> list_framework_presets() { return list_presets(PresetKind::kFramework); }
 
 }  // namespace trainsim

@@ -8,11 +8,11 @@
 
 namespace trainsim {
 
-enum class PresetKind { kPlatform, kModel, kRun };
+enum class PresetKind { kPlatform, kModel, kRun, kFramework };
 
-// <data_dir>/platforms, <data_dir>/workloads/models, <data_dir>/workloads.
+// <data_dir>/platforms, <data_dir>/workloads/models, <data_dir>/workloads, <data_dir>/workloads/frameworks.
 [[nodiscard]] std::filesystem::path preset_folder(PresetKind kind);
-// "platform", "model", "run" (for messages).
+// "platform", "model", "run", "framework" (for messages).
 [[nodiscard]] const char* preset_kind_name(PresetKind kind);
 // A reference is a path when it contains '/' or ends in ".yaml"; otherwise a preset name.
 [[nodiscard]] bool looks_like_path(const std::string& reference);

@@ -3,6 +3,7 @@
 
 #include "sim/collective/plan.hpp"
 #include "sim/config/enum_names.hpp"
+#include "sim/config/framework_loader.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/plausible_ranges.hpp"
 #include "sim/config/run_rules.hpp"
@@ -115,7 +116,8 @@ void read_collectives(MapReader& run, const StrategySpec& st, std::map<std::stri
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
   MapReader r(source, root, "",
               {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
-               "micro_batch", "strategy", "collectives", "framework_overhead", "flash_attention", "dropout"});
+               "micro_batch", "strategy", "collectives", "framework", "framework_overhead", "flash_attention",
+               "dropout"});
   RunSpec run;
   run.source_file = source.file();
   r.read_string("name", &run.name, Need::kRequired);
@@ -146,9 +148,13 @@ namespace {
 RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesystem::path& base,
                           const std::vector<std::string>& override_args) {
   const std::vector<Override> overrides = parse_overrides(override_args);
-  apply_overrides(root, run_level_overrides(overrides), source);
+  apply_overrides(root, select_overrides(run_level_overrides(overrides), "framework", true), source);
   RunReferences refs;
   RunSpec run = parse_run(source, root, &refs);
+  run.framework = load_run_framework(source, root, base, select_overrides(overrides, "framework"));
+  // With blocking launches the host waits for every kernel, collective and transfer in turn, so
+  // no stream overlaps another whatever the run's overlap switches say (`check` prints this).
+  if (run.framework.host.launch_blocking) run.strategy.overlap = OverlapSpec{false, false, false, false};
   run.model = load_model_file(resolve_reference(refs.model, PresetKind::kModel, base, source.where("model"), "model"),
                               select_overrides(overrides, "model"));
   run.platform = load_platform_file(

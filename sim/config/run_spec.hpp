@@ -15,7 +15,8 @@
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
-//   framework_overhead: 2GiB    # per-device memory the framework itself takes
+//   framework: megatron-lm      # preset name or path (workloads/frameworks/), or a map with base: + keys
+//   framework_overhead: 2GiB    # per-device memory held besides what `framework` models
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 //   dropout: {attention: 0.1, hidden: 0.1}   # probabilities; default 0 (no dropout)
 #pragma once
@@ -23,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/config/framework_spec.hpp"
 #include "sim/config/model_spec.hpp"
 #include "sim/config/platform_spec.hpp"
 #include "sim/config/precision.hpp"
@@ -91,6 +93,7 @@ struct RunSpec {
   int micro_batch = 1;                           // sequences per micro-batch
   StrategySpec strategy;
   std::map<std::string, std::string> collectives;  // dimension ("tp","dp",...) -> algorithm name
+  FrameworkSpec framework;                       // host costs, stage split, process memory
   Bytes framework_overhead = 0;                  // per device, bytes
   bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
                                                  // and context as separate kernels (Megatron before 2022)

@@ -39,6 +39,20 @@ std::string quoted(const std::string& s) {
 
 const char* yes_no(bool b) { return b ? "true" : "false"; }
 
+// The whole framework as a map of its own keys (no base), so the run stands alone.
+void write_framework(std::ostream& out, const FrameworkSpec& f) {
+  if (f.name == "none") return;
+  const HostCosts& h = f.host;
+  const FrameworkMemory& m = f.memory;
+  out << "framework:\n  name: " << quoted(f.name) << "\n  host: {launch: " << exact(h.launch)
+      << "s, pass: " << exact(h.pass) << "s, pipeline_instruction: " << exact(h.pipeline_instruction)
+      << "s, launch_blocking: " << yes_no(h.launch_blocking) << ", cuda_graphs: " << yes_no(h.cuda_graphs)
+      << "}\n  partition: " << to_string(f.partition) << "\n  memory: {context: " << exact_bytes(m.context)
+      << ", workspace: " << exact_bytes(m.workspace) << ", allocator_reserve: " << exact(m.allocator_reserve)
+      << ", fp32_grad_partition: " << yes_no(m.fp32_grad_partition)
+      << ", keeps_stage_outputs: " << yes_no(m.keeps_stage_outputs) << "}\n";
+}
+
 void write_strategy(std::ostream& out, const StrategySpec& s) {
   out << "strategy:\n"
       << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
@@ -73,6 +87,7 @@ std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const st
     out << "collectives:\n";
     for (const auto& [dim, algorithm] : run.collectives) out << "  " << dim << ": " << quoted(algorithm) << "\n";
   }
+  write_framework(out, run.framework);
   out << "framework_overhead: " << exact_bytes(run.framework_overhead)
       << "\nflash_attention: " << yes_no(run.flash_attention) << "\n";
   if (run.dropout.any())

@@ -1,5 +1,6 @@
 #include "sim/graph/chunk_tasks.hpp"
 
+#include "sim/graph/host_time.hpp"
 #include "sim/model/layer_ops.hpp"
 
 namespace trainsim {
@@ -77,10 +78,19 @@ TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
   return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
 }
 
+// Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
+// receive of its input (or loading the micro-batch: the first stage loads inputs, the last labels)
+// and the send of its output.
+int forward_instructions(const ChunkLayers& c) {
+  return 1 + (c.has_embedding ? 1 : 1 + (c.has_output ? 1 : 0)) + (c.has_output ? 0 : 1);
+}
+int backward_instructions(const ChunkLayers& c) { return 1 + (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1); }
+
 }  // namespace
 
 void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
+  const PassStart pass = begin_pass(ctx);
   if (!c.has_embedding) add_recv(ctx, -1, mb, "pp.recv_activation");
   if (c.has_embedding)
     emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), mb, -1,
@@ -94,8 +104,8 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   }
   if (c.has_output)
     emit_block_forward(ctx, ctx.kernels.output, forward_rules(ctx, ctx.kernels.output), mb, -1, TaskRole::kForward);
-  else
-    add_send(ctx, +1, mb, "pp.send_activation");
+  end_pass(ctx, pass, c.has_output ? 0 : 1, forward_instructions(c), mb);
+  if (!c.has_output) add_send(ctx, +1, mb, "pp.send_activation");
 }
 
 void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part, bool final_pass) {
@@ -103,6 +113,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const bool input_grads = part != BackwardPart::kWeightGrad;
   const bool weight_grads = part != BackwardPart::kInputGrad;
   auto& ready = ctx.grad_ready[static_cast<size_t>(chunk)];
+  const PassStart pass = begin_pass(ctx);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
     const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
@@ -126,7 +137,9 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
                                          -1, part);
     if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.embedding_params);
   }
-  if (input_grads && !c.has_embedding) add_send(ctx, -1, mb, "pp.send_gradient");
+  const bool sends = input_grads && !c.has_embedding;
+  end_pass(ctx, pass, sends ? 1 : 0, backward_instructions(c), mb);
+  if (sends) add_send(ctx, -1, mb, "pp.send_gradient");
 }
 
 }  // namespace trainsim

@@ -18,8 +18,9 @@ constexpr int kStreams = 7;
 enum class TaskKind : uint8_t { kCompute, kCollective, kSend, kRecv };
 [[nodiscard]] const char* to_string(TaskKind k);
 
-// Which pass a task belongs to, for the breakdown (compute vs recompute vs optimizer).
-enum class TaskRole : uint8_t { kForward, kBackward, kRecompute, kOptimizer, kOther };
+// Which pass a task belongs to, for the breakdown (compute vs recompute vs optimizer; kHost: the
+// device waiting for the host to issue work, sim/graph/host_time.hpp).
+enum class TaskRole : uint8_t { kForward, kBackward, kRecompute, kOptimizer, kHost, kOther };
 
 struct Task {
   TaskKind kind = TaskKind::kCompute;

@@ -36,6 +36,7 @@ TimeCategory busy_category(TaskRole role) {
     case TaskRole::kBackward: return TimeCategory::kBackward;
     case TaskRole::kRecompute: return TimeCategory::kRecompute;
     case TaskRole::kOptimizer: return TimeCategory::kOptimizer;
+    case TaskRole::kHost: return TimeCategory::kHost;
     default: return TimeCategory::kForward;
   }
 }

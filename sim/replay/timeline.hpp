@@ -23,9 +23,10 @@ enum class TimeCategory : uint8_t {
   kExposedEp,    // ... on an EP all-to-all
   kExposedDp,    // ... on a DP / ZeRO collective
   kBubble,       // compute idle, waiting on an activation/gradient from another stage
+  kHost,         // compute stream waiting for the host to issue work (framework host time)
   kIdle,         // finished its own work, waiting for the slowest device
 };
-constexpr int kTimeCategories = 10;
+constexpr int kTimeCategories = 11;
 [[nodiscard]] const char* to_string(TimeCategory c);
 
 struct DeviceTimeline {

@@ -10,6 +10,8 @@
 namespace trainsim {
 
 void describe_run(std::ostream& out, const RunSpec& run);
+// One "framework  ..." line: host costs, launch mode, stage split, memory terms (none: nothing).
+void describe_framework(std::ostream& out, const FrameworkSpec& f);
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages);
 // "64.0 GiB"-style text with one decimal.
 [[nodiscard]] std::string human_bytes(Bytes b);

@@ -79,7 +79,7 @@ TEST_CASE("the CSV has one line per row with measured and predicted seconds and 
   const std::string csv = out.str();
   CHECK(csv.rfind("id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,", 0) == 0);
   CHECK_THAT(csv, Catch::Contains("\nb,check,a100,8,iteration_s,10,10,7,-30,"));
-  CHECK_THAT(csv, Catch::Contains(",40,80,no,0,0,0,0,0,0,0,0,0,0\n"));  // GiB, not folded, no breakdown
+  CHECK_THAT(csv, Catch::Contains(",40,80,no,0,0,0,0,0,0,0,0,0,0,0\n"));  // GiB, not folded, no breakdown
 }
 
 TEST_CASE("the Markdown report has the rows table, the summaries and the plot link", "[validate]") {
@@ -113,7 +113,7 @@ TEST_CASE("the report shows where each row's predicted time goes, as shares in M
   std::ostringstream csv;
   write_validation_csv(csv, r);
   CHECK_THAT(csv.str(), Catch::Contains(",folded,forward_s,backward_s,recompute_s,optimizer_s,exposed_tp_s,"));
-  CHECK_THAT(csv.str(), Catch::Contains(",no,1.5,2.5,1,0.075,0.7,0,0,0.35,0.7,0.175\n"));
+  CHECK_THAT(csv.str(), Catch::Contains(",no,1.5,2.5,1,0.075,0.7,0,0,0.35,0.7,0,0.175\n"));
 }
 
 TEST_CASE("the gnuplot script draws y = x, a 10% band and one data block per hardware", "[validate]") {

@@ -1,0 +1,67 @@
+// What the training framework adds to the model's own kernels, parsed from
+// workloads/frameworks/*.yaml (or a run's `framework:` map): time the host spends issuing work,
+// how layers are split into pipeline stages, and the memory the process holds besides model
+// states and activations. A run without `framework:` gets FrameworkSpec{} — no host time, the
+// uniform split, no extra memory — which is what trainsim modelled before frameworks existed.
+//
+//   name: megatron-deepspeed
+//   description: "..."
+//   host: {launch: 20us, pass: 0s, pipeline_instruction: 0s, launch_blocking: false, cuda_graphs: false}
+//   partition: uniform          # uniform | embedding_counted | parameters
+//   memory: {context: 1.5GiB, workspace: 0B, allocator_reserve: 0.05, fp32_grad_partition: true,
+//            keeps_stage_outputs: true}
+#pragma once
+#include <string>
+
+#include "sim/core/units.hpp"
+
+namespace trainsim {
+
+// Host time, each in seconds. A pass is the forward, or the backward, of one micro-batch through
+// one model chunk of one pipeline stage (sim/graph/chunk_tasks). Within a pass the host issues
+// one launch per kernel, collective and pipeline send/receive (one per pass with CUDA graphs).
+struct HostCosts {
+  Seconds launch = 0;                // per launch: framework Python, PyTorch dispatch, cudaLaunchKernel
+  Seconds pass = 0;                  // per pass: module calls, schedule bookkeeping outside launches
+  Seconds pipeline_instruction = 0;  // per instruction of a pipeline engine (DeepSpeed's PipeInstruction)
+  // CUDA_LAUNCH_BLOCKING=1: every launch returns only when its kernel has finished, so host time
+  // adds to device time and no stream overlaps another (the run's overlap switches are ignored).
+  // false: launches are asynchronous; a pass takes max(device time, host time).
+  bool launch_blocking = false;
+  bool cuda_graphs = false;  // each pass replayed from one captured graph: one launch per pass
+  [[nodiscard]] bool any() const { return launch > 0 || pass > 0 || pipeline_instruction > 0; }
+};
+
+// How layers are assigned to pipeline stages when the run's strategy gives no explicit split.
+enum class PartitionMethod {
+  kUniform,           // transformer layers evenly; embedding and output ride on the end stages
+                      // (Megatron-LM; DeepSpeed partition_method "type:transformer")
+  kEmbeddingCounted,  // embedding and output layer count as one layer each when balancing
+                      // (DeepSpeed "type:transformer|embedding")
+  kParameters,        // balance parameter counts, embedding and output included (DeepSpeed "parameters")
+};
+
+[[nodiscard]] const char* to_string(PartitionMethod m);  // its YAML spelling: "uniform", ...
+
+struct FrameworkMemory {
+  Bytes context = 0;              // per process: CUDA context, loaded kernel images, library handles, bytes
+  Bytes workspace = 0;            // per process: cuBLAS / cuDNN / NCCL workspaces, bytes
+  double allocator_reserve = 0;   // caching allocator: memory reserved beyond the allocated peak, as a
+                                  // fraction of that peak (fragmentation and cached blocks)
+  // The optimizer steps on an fp32 copy of the gradients of its shard (DeepSpeed ZeRO 1/2:
+  // 4 bytes per parameter of the shard), besides the 16-bit gradients of the whole stage.
+  bool fp32_grad_partition = false;
+  // The pipeline engine keeps each in-flight micro-batch's stage output until its backward
+  // (DeepSpeed's pipe_buffers["outputs"]); Megatron frees the output's data once sent.
+  bool keeps_stage_outputs = false;
+};
+
+struct FrameworkSpec {
+  std::string name = "none";  // "none": no framework modelled
+  std::string description;
+  HostCosts host;
+  PartitionMethod partition = PartitionMethod::kUniform;
+  FrameworkMemory memory;
+};
+
+}  // namespace trainsim
