@@ -42,7 +42,7 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
 DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& schedule, int stage) {
   const auto& s = run.strategy;
   const Shard sh = shard_of(run);
-  const auto chunks = stage_chunks(pipeline_split(s, run.model.layers), stage);
+  const auto chunks = stage_chunks(pipeline_split(run), stage);
   std::vector<int> layers;
   int layers_per_chunk = 0;
   bool first = false, last = false;

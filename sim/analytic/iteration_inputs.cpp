@@ -115,7 +115,7 @@ IterationInputs extract_compute_inputs(const RunSpec& run) {
   const BlockTimes bt = block_times(run);
   for (int stage = 0; stage < run.strategy.pp; ++stage) {
     StageInputs st;
-    set_compute(stage_compute(run, bt, stage_chunks(pipeline_split(run.strategy, run.model.layers), stage)), st);
+    set_compute(stage_compute(run, bt, stage_chunks(pipeline_split(run), stage)), st);
     in.stages.push_back(st);
   }
   return in;
@@ -130,7 +130,7 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   const LayerParams lp = layer_params_of(run);
   const std::vector<DeviceMemory> memory = stage_memory(run);
   for (int stage = 0; stage < s.pp; ++stage) {
-    const auto chunks = stage_chunks(pipeline_split(s, run.model.layers), stage);
+    const auto chunks = stage_chunks(pipeline_split(run), stage);
     const StageCompute c = stage_compute(run, bt, chunks);
     StageInputs st;
     set_compute(c, st);

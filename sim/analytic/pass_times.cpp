@@ -1,6 +1,8 @@
 // Per-block and per-stage compute seconds (see pass_times.hpp).
 #include "sim/analytic/pass_times.hpp"
 
+#include "sim/analytic/host_time.hpp"
+
 #include "sim/analytic/compute_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
@@ -55,6 +57,8 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_last_gemm = time;
     t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
   }
+  t.forward_launches = static_cast<int>(fwd.size());
+  t.backward_launches = static_cast<int>(bwd.size());
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
   t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
   return t;
@@ -66,10 +70,47 @@ bool is_core(const std::string& name) {
   return false;
 }
 
+// A layer block's collectives, each one launch per pass: the TP reduction (and with SP the
+// all-gather) when tp > 1; the EP dispatch and combine of an MoE block when ep > 1.
+void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
+  const auto& s = run.strategy;
+  const int tp = s.tp > 1 ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
+  b.forward_launches += tp + ep;
+  b.backward_launches += tp + ep;
+}
+
+// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward.
+struct ChunkPass {
+  double forward = 0, backward = 0;
+  int forward_launches = 0, backward_launches = 0;
+  void add(const BlockPassTimes& b) {
+    forward += b.forward;
+    backward += b.backward_input + b.weight_grad;
+    forward_launches += b.forward_launches;
+    backward_launches += b.backward_launches;
+  }
+  void add_recompute(double seconds, int launches) {
+    backward += seconds;
+    backward_launches += launches;
+  }
+};
+
 void add(StageCompute& s, const BlockPassTimes& b) {
   s.forward += b.forward;
   s.backward_input += b.backward_input;
   s.weight_grad += b.weight_grad;
+}
+
+// The host time the framework leaves exposed in a chunk's two passes, added to the stage's
+// forward and input-gradient times (a pipeline receive and send count one launch each).
+void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, ChunkPass p) {
+  const HostCosts& h = run.framework.host;
+  if (!h.any()) return;
+  p.forward_launches += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
+  p.backward_launches += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
+  s.forward += exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
+  s.backward_input +=
+      exposed_host_time(h, p.backward, p.backward_launches, backward_instructions(c.has_embedding, c.has_output));
 }
 
 }  // namespace
@@ -82,11 +123,14 @@ BlockTimes block_times(const RunSpec& run) {
   t.attention = pass_times(attention, attention_backward(m, sh), run);
   t.mlp = pass_times(mlp_forward(m, sh), mlp_backward(m, sh), run);
   if (m.is_moe()) t.moe = pass_times(moe_forward(m, sh), moe_backward(m, sh), run);
+  add_collective_launches(t.attention, run, false);
+  add_collective_launches(t.mlp, run, false);
+  add_collective_launches(t.moe, run, true);
   t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
   t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
   for (const Kernel& k : attention) {
     const Seconds time = kernel_time(k, run.platform.accelerator, run.precision);
-    if (is_core(k.name)) t.attention_core += time;
+    if (is_core(k.name)) t.attention_core += time, ++t.attention_core_launches;
     if (k.cls == KernelClass::kAttention) t.attention_kernel += time;
   }
   return t;
@@ -101,17 +145,31 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   for (const ChunkLayers& c : chunks) {
     first = first || c.has_embedding;
     last = last || c.has_output;
-    if (c.has_embedding) add(out, t.embedding);
-    if (c.has_output) add(out, t.output);
+    ChunkPass pass;
+    for (const BlockPassTimes* b : {c.has_embedding ? &t.embedding : nullptr, c.has_output ? &t.output : nullptr}) {
+      if (b == nullptr) continue;
+      add(out, *b);
+      pass.add(*b);
+    }
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       layers.push_back(l);
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? t.moe : t.mlp;
-      add(out, t.attention);
-      add(out, ffn);
-      if (s.recompute == Recompute::kSelective) out.recompute += t.attention_core;
+      for (const BlockPassTimes* b : {&t.attention, &ffn}) {
+        add(out, *b);
+        pass.add(*b);
+      }
+      double recompute = 0;
+      int recompute_launches = 0;
+      if (s.recompute == Recompute::kSelective) recompute = t.attention_core, recompute_launches = t.attention_core_launches;
       const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
-      if (full) out.recompute += t.attention.forward + ffn.forward;
+      if (full) {
+        recompute = t.attention.forward + ffn.forward;
+        recompute_launches = t.attention.forward_launches + ffn.forward_launches;
+      }
+      out.recompute += recompute;
+      pass.add_recompute(recompute, recompute_launches);
     }
+    add_host_time(out, run, c, pass);
   }
   out.params = static_cast<double>(device_params(run.model, layers, first, last, s.tp, s.ep).total());
   const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;

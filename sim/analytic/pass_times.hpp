@@ -22,18 +22,23 @@ struct BlockPassTimes {
   // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
   // last one (input-gradient GEMMs in the backward): their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
+  // Launches the host issues for the block (its kernels and its TP/EP collectives), per pass.
+  int forward_launches = 0, backward_launches = 0;
 };
 
 struct BlockTimes {
   BlockPassTimes attention, mlp, moe, embedding, output;
   double attention_core = 0;    // unfused attention's scores..context forward (selective recompute), seconds
+  int attention_core_launches = 0;  // its kernels
   double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
 };
 
 [[nodiscard]] BlockTimes block_times(const RunSpec& run);
 
 struct StageCompute {
-  double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;  // per micro-batch, seconds
+  // Per micro-batch, seconds. forward and backward_input include the host time the framework
+  // leaves exposed in those passes (sim/analytic/host_time.hpp; 0 without a framework).
+  double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;
   double optimizer = 0;   // per iteration, seconds
   double params = 0;      // parameters this device holds (count)
 };

@@ -44,10 +44,26 @@ void read_overlap(MapReader& s, OverlapSpec* o) {
   r->read_bool("pp_comm", &o->pp_comm, Need::kOptional);
 }
 
+// strategy.stage_layers: a list of layer counts, one per stage (their sum and count are checked
+// with the other split rules, once the model is known).
+void read_stage_layers(MapReader& r, std::vector<int>* out) {
+  const std::vector<YAML::Node> items = r.list("stage_layers", Need::kOptional);
+  if (items.size() > static_cast<size_t>(kMaxDevices))
+    r.fail("stage_layers", "lists more stages than devices can hold", std::to_string(items.size()) + " entries",
+           "at most one entry per pipeline stage");
+  for (size_t i = 0; i < items.size(); ++i) {
+    int n = 0;
+    if (!items[i].IsScalar() || !YAML::convert<int>::decode(items[i], n) || n < 1)
+      r.fail("stage_layers", "entry " + std::to_string(i) + " is not a layer count", r.text_of("stage_layers"),
+             "a list of integers >= 1, one per stage, e.g. [7, 8, 8, 7]");
+    out->push_back(n);
+  }
+}
+
 void read_strategy(MapReader& run, StrategySpec* st) {
   auto r = run.map("strategy", Need::kOptional,
                    {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
-                    "first_stage_layers", "last_stage_layers", "zero_stage",
+                    "first_stage_layers", "last_stage_layers", "stage_layers", "zero_stage",
                     "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision",
                     "grad_accumulation_fusion", "mesh_order", "overlap"});
   if (!r) return;
@@ -61,6 +77,7 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   r->read_int("virtual_stages", &st->virtual_stages, Need::kOptional, 1);
   r->read_int("first_stage_layers", &st->first_stage_layers, Need::kOptional, 0);
   r->read_int("last_stage_layers", &st->last_stage_layers, Need::kOptional, 0);
+  read_stage_layers(*r, &st->stage_layers);
   r->read_int("zero_stage", &st->zero_stage, Need::kOptional, 0, 3);
   r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
   r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);

@@ -43,12 +43,16 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
     src.fail_at("strategy.pp", "exceeds the model's " + str(m.layers) + " layers", str(s.pp),
                 "an integer in 1.." + str(m.layers));
   }
-  const PipelineSplit split = pipeline_split(s, m.layers);
+  const PipelineSplit split = pipeline_split(run);
   const std::string problem = split_problem(split);
   if (!problem.empty() && !split.uneven()) {
     const std::vector<long long> valid = m.layers % s.pp == 0 ? divisors(m.layers / s.pp) : std::vector<long long>{1};
     src.fail_at("strategy.virtual_stages", problem, str(s.virtual_stages), list_numbers(valid));
   }
+  if (!problem.empty() && !s.stage_layers.empty())
+    src.fail_at("strategy.stage_layers", problem, list_numbers(std::vector<long long>(s.stage_layers.begin(), s.stage_layers.end())),
+                "one layer count per pipeline stage, each at least 1, adding up to the model's " + str(m.layers) +
+                    " layers (virtual_stages 1, no first/last_stage_layers)");
   if (!problem.empty()) {
     const bool first = s.first_stage_layers > 0;
     src.fail_at(first ? "strategy.first_stage_layers" : "strategy.last_stage_layers", problem,

@@ -10,6 +10,7 @@
 //   micro_batch: 1              # sequences per micro-batch per pipeline
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, first_stage_layers: 0, last_stage_layers: 0,
+//              stage_layers: [],
 //              zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
@@ -23,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/config/framework_spec.hpp"
 #include "sim/config/model_spec.hpp"
@@ -52,6 +54,9 @@ struct StrategySpec {
   // the rest equally (sim/strategy/stage_layout.hpp); 0 = the even split.
   int first_stage_layers = 0;
   int last_stage_layers = 0;
+  // Explicit layers of every stage, in order (DeepSpeed partition_method "uniform" lists,
+  // MindSpeed --num-layer-list); empty = derived (first/last, the framework's method, even).
+  std::vector<int> stage_layers;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage

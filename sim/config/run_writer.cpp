@@ -53,12 +53,20 @@ void write_framework(std::ostream& out, const FrameworkSpec& f) {
       << ", keeps_stage_outputs: " << yes_no(m.keeps_stage_outputs) << "}\n";
 }
 
+std::string stage_layers_line(const std::vector<int>& layers) {
+  if (layers.empty()) return "";
+  std::string line = "\n  stage_layers: [";
+  for (size_t i = 0; i < layers.size(); ++i) line += (i ? ", " : "") + std::to_string(layers[i]);
+  return line + "]";
+}
+
 void write_strategy(std::ostream& out, const StrategySpec& s) {
   out << "strategy:\n"
       << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
       << "\n  sequence_parallel: " << yes_no(s.sequence_parallel) << "\n  schedule: " << quoted(s.schedule)
       << "\n  virtual_stages: " << s.virtual_stages << "\n  first_stage_layers: " << s.first_stage_layers
-      << "\n  last_stage_layers: " << s.last_stage_layers << "\n  zero_stage: " << s.zero_stage
+      << "\n  last_stage_layers: " << s.last_stage_layers << stage_layers_line(s.stage_layers)
+      << "\n  zero_stage: " << s.zero_stage
       << "\n  recompute: " << recompute_name(s.recompute) << "\n  recompute_layers: " << s.recompute_layers
       << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
       << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)

@@ -31,7 +31,7 @@ void check_pass_count(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   const long long m = run.microbatches();
   // the fullest stage's layers (uneven splits included)
-  const long long layers_per_stage = fullest_stage_layer_count(pipeline_split(s, run.model.layers));
+  const long long layers_per_stage = fullest_stage_layer_count(pipeline_split(run));
   const long long passes = m * s.virtual_stages;
   const long long layer_passes = m * layers_per_stage;
   if (passes <= kMaxChunkPassesPerStage && layer_passes <= kMaxLayerPassesPerStage) return;

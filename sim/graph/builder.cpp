@@ -50,7 +50,7 @@ std::vector<size_t> final_backward_steps(const std::vector<ScheduleStep>& steps,
 
 double stage_params(const RunSpec& run, int stage) {
   const auto& s = run.strategy;
-  const auto chunks = stage_chunks(pipeline_split(s, run.model.layers), stage);
+  const auto chunks = stage_chunks(pipeline_split(run), stage);
   bool first = false, last = false;
   for (const auto& c : chunks) {
     first = first || c.has_embedding;
@@ -63,7 +63,7 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   const auto& s = run.strategy;
   StageGraph graph(stage);
   BuildContext ctx(run, graph, make_kernel_templates(run, graph, stage_params(run, stage)));
-  ctx.chunks = stage_chunks(pipeline_split(s, run.model.layers), stage);
+  ctx.chunks = stage_chunks(pipeline_split(run), stage);
   ctx.grad_ready.resize(ctx.chunks.size());
   ctx.microbatches = run.microbatches();
   set_payload_sizes(ctx);

@@ -78,14 +78,6 @@ TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
   return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
 }
 
-// Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
-// receive of its input (or loading the micro-batch: the first stage loads inputs, the last labels)
-// and the send of its output.
-int forward_instructions(const ChunkLayers& c) {
-  return 1 + (c.has_embedding ? 1 : 1 + (c.has_output ? 1 : 0)) + (c.has_output ? 0 : 1);
-}
-int backward_instructions(const ChunkLayers& c) { return 1 + (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1); }
-
 }  // namespace
 
 void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
@@ -104,7 +96,7 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   }
   if (c.has_output)
     emit_block_forward(ctx, ctx.kernels.output, forward_rules(ctx, ctx.kernels.output), mb, -1, TaskRole::kForward);
-  end_pass(ctx, pass, c.has_output ? 0 : 1, forward_instructions(c), mb);
+  end_pass(ctx, pass, c.has_output ? 0 : 1, forward_instructions(c.has_embedding, c.has_output), mb);
   if (!c.has_output) add_send(ctx, +1, mb, "pp.send_activation");
 }
 
@@ -138,7 +130,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
     if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.embedding_params);
   }
   const bool sends = input_grads && !c.has_embedding;
-  end_pass(ctx, pass, sends ? 1 : 0, backward_instructions(c), mb);
+  end_pass(ctx, pass, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
   if (sends) add_send(ctx, -1, mb, "pp.send_gradient");
 }
 

@@ -1,17 +1,8 @@
 #include "sim/graph/host_time.hpp"
 
-#include <algorithm>
-
 namespace trainsim {
 
 PassStart begin_pass(const BuildContext& ctx) { return PassStart{ctx.graph.size()}; }
-
-Seconds exposed_host_time(const HostCosts& host, Seconds device, int launches, int instructions) {
-  if (!host.any()) return 0;
-  const int issued = host.cuda_graphs ? 1 : launches;
-  const Seconds time = host.pass + instructions * host.pipeline_instruction + issued * host.launch;
-  return host.launch_blocking ? time : std::max<Seconds>(0, time - device);
-}
 
 void end_pass(BuildContext& ctx, PassStart start, int trailing_launches, int instructions, int microbatch) {
   const HostCosts& host = ctx.run.framework.host;

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "sim/model/params.hpp"
+#include "sim/strategy/partition.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -19,6 +22,7 @@ struct LayerRange {
 
 // Layers of `stage` of an uneven split.
 int uneven_stage_layers(const PipelineSplit& s, int stage) {
+  if (!s.stage_layers.empty()) return s.stage_layers[static_cast<size_t>(stage)];
   if (stage == 0 && s.first_stage_layers > 0) return s.first_stage_layers;
   if (stage == s.stages - 1 && s.last_stage_layers > 0) return s.last_stage_layers;
   return (s.layers - s.first_stage_layers - s.last_stage_layers) / middle_stages(s);
@@ -39,12 +43,55 @@ LayerRange model_chunk_layers(const PipelineSplit& s, int g) {
 
 }  // namespace
 
-PipelineSplit pipeline_split(const StrategySpec& s, int layers) {
-  return {layers, s.pp, s.virtual_stages, s.first_stage_layers, s.last_stage_layers};
+namespace {
+
+std::string explicit_split_problem(const PipelineSplit& s) {
+  if (s.first_stage_layers > 0 || s.last_stage_layers > 0)
+    return "stage_layers cannot be combined with first_stage_layers / last_stage_layers";
+  if (s.virtual_stages != 1) return "stage_layers needs virtual_stages 1 (got " + num(s.virtual_stages) + ")";
+  if (static_cast<int>(s.stage_layers.size()) != s.stages)
+    return "stage_layers lists " + num(static_cast<int>(s.stage_layers.size())) + " stages, pp is " + num(s.stages);
+  long long sum = 0;
+  for (int n : s.stage_layers) {
+    if (n < 1) return "every stage needs at least one layer (got " + num(n) + ")";
+    sum += n;
+  }
+  if (sum != s.layers)
+    return "stage_layers add up to " + std::to_string(sum) + ", the model has " + num(s.layers) + " layers";
+  return "";
+}
+
+// The framework's balanced split (embedding and output counted as one layer each, or every part
+// weighed by its parameters); empty when it does not apply (uniform, one stage, interleaving).
+std::vector<int> framework_split(const RunSpec& run) {
+  const StrategySpec& s = run.strategy;
+  const ModelSpec& m = run.model;
+  const PartitionMethod method = run.framework.partition;
+  if (method == PartitionMethod::kUniform || s.pp < 2 || s.virtual_stages != 1 || s.pp > m.layers) return {};
+  std::vector<double> w(static_cast<size_t>(m.layers), 1.0);
+  double embedding = 1, output = 1;
+  if (method == PartitionMethod::kParameters) {
+    for (int l = 0; l < m.layers; ++l) w[static_cast<size_t>(l)] = static_cast<double>(layer_params(m, l).total());
+    const ParamCount all = count_params(m);
+    embedding = static_cast<double>(all.embedding);
+    output = static_cast<double>(m.tied_embeddings ? all.embedding : all.output);  // a tied table on both ends
+  }
+  return balanced_stage_layers(w, embedding, output, s.pp);
+}
+
+}  // namespace
+
+PipelineSplit pipeline_split(const RunSpec& run) {
+  const StrategySpec& s = run.strategy;
+  PipelineSplit split{run.model.layers, s.pp, s.virtual_stages, s.first_stage_layers, s.last_stage_layers,
+                      s.stage_layers};
+  if (!split.uneven()) split.stage_layers = framework_split(run);
+  return split;
 }
 
 std::string split_problem(const PipelineSplit& s) {
   const int v = s.virtual_stages;
+  if (!s.stage_layers.empty()) return explicit_split_problem(s);
   const long long chunks = static_cast<long long>(s.stages) * v;  // degrees come from user input: no int overflow
   if (!s.uneven()) {
     if (v > 1 && s.layers % chunks != 0)

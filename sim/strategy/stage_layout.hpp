@@ -7,6 +7,9 @@
 //    --decoder-last-pipeline-num-layers (megatron/core/transformer/transformer_block.py,
 //    get_num_layers_to_build): the first and/or last stage hold the given layers, the other stages
 //    share the rest equally; each stage's layers divide evenly over its v chunks.
+//  - Explicit layers per stage (v = 1): the run's strategy.stage_layers, or the framework's
+//    partition method (embedding_counted, parameters: sim/strategy/partition.hpp) when the run
+//    gives no split.
 // The embedding sits on model chunk 0 and the output layer + loss on the last model chunk, so the
 // first and last stages carry extra work (uneven stages are modelled, not ignored).
 #pragma once
@@ -31,12 +34,16 @@ struct PipelineSplit {
   int virtual_stages = 1;      // v
   int first_stage_layers = 0;  // layers of stage 0; 0 = as the even split gives them
   int last_stage_layers = 0;   // layers of stage p-1; 0 = as the even split gives them
-  [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0; }
+  std::vector<int> stage_layers;  // layers of every stage (v = 1); empty = not given
+  [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty(); }
 };
 
-[[nodiscard]] PipelineSplit pipeline_split(const StrategySpec& s, int layers);
+// The run's split: strategy.stage_layers, else first/last stage layers, else the framework's
+// partition method (uniform: the even split).
+[[nodiscard]] PipelineSplit pipeline_split(const RunSpec& run);
 
-// Why the split cannot be built, naming the numbers; empty when it can. An uneven split needs
+// Why the split cannot be built, naming the numbers; empty when it can. Explicit stage layers
+// need one count of at least 1 per stage, summing to L, v = 1 and no first/last counts. An uneven split needs
 // p >= 2, the rest (L - first - last) shared equally by the other stages (at least one layer each),
 // or first + last = L when there are no others; with v > 1 every stage's layers a multiple of v, and
 // for the even split L a multiple of p*v.

@@ -1,0 +1,21 @@
+// Host time a pass adds beyond its device time (the framework's host costs,
+// sim/config/framework_spec.hpp), the one formula the graph builder (sim/graph/host_time) and the
+// iteration formulas (pass_times) share. A pass (the forward, or the backward, of one micro-batch
+// through one model chunk) issues `launches` launches (one with CUDA graphs) and runs
+// `instructions` instructions of a pipeline engine:
+//   host = pass + instructions · pipeline_instruction + launches · launch,
+// all of it exposed with blocking launches, max(0, host − device) with asynchronous ones.
+#pragma once
+#include "sim/config/framework_spec.hpp"
+
+namespace trainsim {
+
+[[nodiscard]] Seconds exposed_host_time(const HostCosts& host, Seconds device, int launches, int instructions);
+
+// Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
+// receive of its input or the loading of the micro-batch (the first stage loads inputs, the last
+// also labels), and the send of its output. `first`/`last`: the chunk holds the embedding / output.
+[[nodiscard]] int forward_instructions(bool first, bool last);
+[[nodiscard]] int backward_instructions(bool first, bool last);
+
+}  // namespace trainsim
