@@ -53,10 +53,10 @@ void write_markdown_rows(std::ostream& out, const std::vector<GroupScore>& score
 }  // namespace
 
 void write_ranking_table(std::ostream& out, const std::vector<GroupScore>& scores) {
-  out << format_text("\n%-26s %-9s %4s %8s %-8s %-9s %5s %13s %13s\n", "ranking group", "split", "rows", "spearman",
-                     "best", "predicted", "hit", "time err %", "memory err %");
+  out << format_text("\n%-26s %-9s %4s %8s %-16s %-16s %4s %13s %13s\n", "ranking group", "split", "rows",
+                     "spearman", "measured best", "predicted best", "hit", "time err %", "memory err %");
   for (const auto& g : scores)
-    out << format_text("%-26s %-9s %4d %8.2f %-8s %-9s %5s %13s %13s\n", g.group.c_str(), split_name(g.split), g.rows,
+    out << format_text("%-26s %-9s %4d %8.2f %-16s %-16s %4s %13s %13s\n", g.group.c_str(), split_name(g.split), g.rows,
                        g.spearman, g.measured_best.c_str(), g.predicted_best.c_str(),
                        g.best_predicted_best ? "yes" : "no", mean_max(g.time_error).c_str(),
                        mean_max(g.memory_error).c_str());
