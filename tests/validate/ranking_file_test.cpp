@@ -75,10 +75,12 @@ TEST_CASE("a ranking group that mixes splits is rejected, naming both rows", "[v
 }
 
 TEST_CASE("ranking rows reject unknown keys, a memory without its unit and a missing value", "[validate]") {
-  CHECK_THAT(load_error(write_file("key.yaml", entry("a", "    split: check\n    grup: g\n"))),
-             Catch::Contains("measurements.0") && Catch::Contains("grup") && Catch::Contains("group"));
-  CHECK_THAT(load_error(write_file("unit.yaml", entry("a", "    split: check\n    peak_memory: 29\n"))),
-             Catch::Contains("measurements.0.peak_memory"));
+  const fs::path key = write_file("key.yaml", entry("a", "    split: check\n    grup: g\n"));
+  CHECK_THAT(load_error(key), Catch::Contains(key.string() + ":") && Catch::Contains("measurements.0") &&
+                                  Catch::Contains("grup") && Catch::Contains("group"));
+  // Entry a's peak_memory is its eighth line: line 9 of the file.
+  const fs::path unit = write_file("unit.yaml", entry("a", "    split: check\n    peak_memory: 29\n"));
+  CHECK_THAT(load_error(unit), Catch::Contains(unit.string() + ":9: measurements.0.peak_memory"));
   const fs::path no_value = scratch() / "no-value.yaml";
   std::ofstream(no_value) << "measurements:\n  - id: a\n    run: "
                           << (data_dir() / "validation/runs/k22-22b-full.yaml").string()
