@@ -10,6 +10,7 @@
 #include "sim/cli/validation_args.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/gnuplot_plot.hpp"
+#include "sim/validate/ranking_report.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
@@ -28,7 +29,7 @@ std::string relative_to(const std::string& target, const std::string& from_file)
 std::string command_line(const ParsedArgs& a) {
   std::string c = "trainsim validate";
   for (const auto& p : a.positionals()) c += " " + p;
-  for (const char* o : {"only", "split", "csv", "markdown", "plot"})
+  for (const char* o : {"only", "split", "csv", "ranking-csv", "markdown", "plot"})
     if (a.has(o)) c += std::string(" --") + o + " " + a.get(o);
   return c;
 }
@@ -64,8 +65,12 @@ int run_validate(const ParsedArgs& a) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cerr << "validated " << results.size() << " rows in " << format_text("%.1f", wall) << " s\n";
   const ValidationSummary summary = summarize_validation(results);
+  const std::vector<GroupScore> ranking = score_ranking(results);
   write_validation_table(std::cout, results, summary);
+  if (!ranking.empty()) write_ranking_table(std::cout, ranking);
   if (a.has("csv")) write_output_file(a.get("csv"), "--csv", [&](std::ostream& o) { write_validation_csv(o, results); });
+  if (a.has("ranking-csv"))
+    write_output_file(a.get("ranking-csv"), "--ranking-csv", [&](std::ostream& o) { write_ranking_csv(o, ranking); });
   std::string plotted;
   if (a.has("plot")) {
     const std::string why_not = plot_predicted_vs_measured(results, a.get("plot"));
@@ -76,7 +81,10 @@ int run_validate(const ParsedArgs& a) {
     const std::string md = a.get("markdown");
     const ReportContext context{files_relative_to(measurements_paths(a), md), command_line(a), a.all("set"),
                                 plotted.empty() ? "" : relative_to(plotted, md)};
-    write_output_file(md, "--markdown", [&](std::ostream& o) { write_validation_markdown(o, results, summary, context); });
+    write_output_file(md, "--markdown", [&](std::ostream& o) {
+      write_validation_markdown(o, results, summary, context);
+      if (!ranking.empty()) write_ranking_markdown(o, ranking, results);
+    });
   }
   return 0;
 }
@@ -92,6 +100,7 @@ Command validate_command() {
       {"only", "ID,ID", "validate only these measurement ids"},
       {"split", "SPLIT", "validate only calibrate or check rows"},
       {"csv", "FILE", "write the per-row results as CSV"},
+      {"ranking-csv", "FILE", "write one line per ranking group (rows sharing a `group`) as CSV"},
       {"markdown", "FILE", "write the report as Markdown (e.g. validation/REPORT.md)"},
       {"plot", "FILE.svg", "draw predicted vs measured with gnuplot (skipped with a warning if it is missing)"},
       jobs_option_spec(),
@@ -101,8 +110,11 @@ Command validate_command() {
       "measured runs beside the published ones; ids must be unique across them). Each row's run is simulated\n"
       "in its own process (data-parallel replicas folded when dp > 1 and ep == 1, collectives in bulk mode)\n"
       "and compared on seconds per iteration: error % = (predicted - measured) / measured x 100. Mean and max\n"
-      "|error| are reported per split and per hardware; `check` rows never set parameters. Exits 0 whatever\n"
-      "the errors (it is a report), 2 on bad input.";
+      "|error| are reported per split and per hardware; `check` rows never set parameters. Rows that share a\n"
+      "`group` (runs that differ only in layout, e.g. validation/ranking.yaml) are also scored as a ranking:\n"
+      "Spearman's rho of predicted vs measured time per group, whether the measured fastest is predicted\n"
+      "fastest, time errors, and peak-memory errors where memory was measured. Exits 0 whatever the errors\n"
+      "(it is a report), 2 on bad input.";
   spec.max_positionals = 64;
   return {spec, run_validate};
 }

@@ -31,7 +31,8 @@ inline const EnumNames<NormKind>& norm_names() {
 
 inline const EnumNames<PositionEmbedding>& position_embedding_names() {
   static const EnumNames<PositionEmbedding> names = {{"rope", PositionEmbedding::kRope},
-                                                     {"learned", PositionEmbedding::kLearned}};
+                                                     {"learned", PositionEmbedding::kLearned},
+                                                     {"alibi", PositionEmbedding::kAlibi}};
   return names;
 }
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "sim/config/plausible_ranges.hpp"
+#include "sim/config/ranking_groups.hpp"
 #include "sim/config/yaml_reader.hpp"
 #include "sim/core/error.hpp"
 
@@ -31,7 +33,8 @@ const EnumNames<FlopsFormula>& formula_names() {
 
 const std::vector<std::string>& entry_keys() {
   static const std::vector<std::string> keys = {"id",    "run",  "split",  "hardware", "metric",
-                                                "value", "flops_formula", "mfu", "source", "notes"};
+                                                "value", "flops_formula", "mfu", "source", "notes",
+                                                "group", "peak_memory"};
   return keys;
 }
 
@@ -77,6 +80,8 @@ Measurement read_entry(YamlSource& source, const YAML::Node& node, const std::st
   r.read_number("mfu", &m.mfu, Need::kOptional, unit_fraction());
   r.read_string("source", &m.source, Need::kRequired);
   r.read_string("notes", &m.notes, Need::kOptional, true);
+  r.read_string("group", &m.group, Need::kOptional);
+  r.read_quantity("peak_memory", &m.peak_memory, Quantity::kBytes, Need::kOptional, device_memory_range());
   return m;
 }
 
@@ -105,22 +110,31 @@ MeasurementSet load_measurements(const std::filesystem::path& file) {
       entry.fail("id", "is used by an earlier entry; ids must be unique", set.rows.back().id, "a new id");
     }
   }
+  (void)ranking_groups(set);  // a group of one row, or mixing splits or hardware, is bad input
   return set;
 }
 
 MeasurementSet load_measurements(const std::vector<std::filesystem::path>& files) {
   MeasurementSet all;
-  std::map<std::string, std::string> file_of_id;
+  std::map<std::string, std::string> file_of_id, file_of_group;
   for (const auto& file : files) {
     MeasurementSet one = load_measurements(file);
     all.file += (all.file.empty() ? "" : ", ") + one.file;
     if (!one.description.empty()) all.description += (all.description.empty() ? "" : "; ") + one.description;
+    std::set<std::string> groups_here;
     for (auto& m : one.rows) {
       const auto [it, added] = file_of_id.emplace(m.id, one.file);
       if (!added)
         throw ConfigError(one.file, m.line, "measurements.id",
                           "is also an id in " + it->second + "; ids must be unique across the files given", m.id,
                           "an id no other file uses");
+      if (!m.group.empty() && groups_here.insert(m.group).second) {
+        const auto [g, new_group] = file_of_group.emplace(m.group, one.file);
+        if (!new_group)
+          throw ConfigError(one.file, m.line, "measurements.group",
+                            "is also a group in " + g->second + "; a ranking group lies within one file", m.group,
+                            "a group name no other file uses");
+      }
       all.rows.push_back(std::move(m));
     }
   }

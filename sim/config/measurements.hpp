@@ -14,10 +14,15 @@
 //       mfu: 0.41                         # optional, informational
 //       source: "Narayanan et al. SC'21, Table 1"
 //       notes: "..."                      # optional
+//       group: g-0221-h14336-l72-a64      # optional: a ranking group (runs that differ only in layout;
+//                                         #   at least 2 rows, one split and one hardware per group)
+//       peak_memory: 29GiB                # optional: measured per-device peak memory (absent = not measured)
 #pragma once
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "sim/core/units.hpp"
 
 namespace trainsim {
 
@@ -44,6 +49,8 @@ struct Measurement {
   double mfu = 0;                // as published, a fraction; 0 = not given
   std::string source;
   std::string notes;
+  std::string group;             // ranking group ("" = none): ranking_groups.hpp
+  Bytes peak_memory = 0;         // measured per-device peak memory; 0 = not measured
   int line = 0;                  // 1-based line of the entry in the file
 };
 

@@ -8,8 +8,12 @@ namespace trainsim {
 enum class NormKind { kLayerNorm, kRmsNorm };
 // How token positions enter the model: rotary embeddings applied to Q and K in every layer
 // (Llama, most models since 2022), or a learned absolute table added to the token embedding
-// (GPT-2/3 and Megatron-LM's default, --position-embedding-type learned_absolute).
-enum class PositionEmbedding { kRope, kLearned };
+// (GPT-2/3 and Megatron-LM's default, --position-embedding-type learned_absolute), or ALiBi
+// (Press et al. 2022, arXiv 2108.12409; BLOOM): no table and no kernel of its own; a fixed
+// per-head bias is added to the attention scores inside the score GEMM (Megatron-DeepSpeed's
+// baddbmm with beta = 1, reading one row of s biases per head, broadcast over the queries):
+// the score GEMM's own cost, which the attention kernels already count, is all it adds.
+enum class PositionEmbedding { kRope, kLearned, kAlibi };
 
 struct MoeSpec {
   int experts = 0;                 // routed experts per MoE layer (0 = dense model)

@@ -60,3 +60,40 @@ TEST_CASE("validate reads several measurement files as one set", "[cli]") {
   CHECK(twice.err.find("(got 'k22-22b-full')") != std::string::npos);
   for (const auto& f : {full, present, md}) fs::remove(f);
 }
+
+TEST_CASE("validate scores rows that share a group as a ranking, on stdout, in Markdown and in CSV", "[cli]") {
+  // Two 8-A100 Korthikanti runs of one model that differ in recompute, given as one check group: the
+  // full-recompute run measured slower (1.42 s) than the selective one (1.10 s), so a prediction in the
+  // same order gives rho = 1 and predicts the measured best.
+  const fs::path file = fs::temp_directory_path() / ("trainsim_group_" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(file) << "measurements:\n"
+                      << "  - {id: k22-22b-full, run: " << (kRoot / "validation/runs/k22-22b-full.yaml").string()
+                      << ", group: g22, split: check, hardware: dgx-a100-superpod, metric: iteration_s, value: 1.42,"
+                         " peak_memory: 40GiB, source: \"Korthikanti et al. 2022, Table 5\"}\n"
+                      << "  - {id: k22-22b-present, run: " << (kRoot / "validation/runs/k22-22b-present.yaml").string()
+                      << ", group: g22, split: check, hardware: dgx-a100-superpod, metric: iteration_s, value: 1.10,"
+                         " source: \"Korthikanti et al. 2022, Table 5\"}\n";
+  const std::string stem = fs::temp_directory_path() / ("trainsim_group_" + std::to_string(::getpid()));
+  const CommandResult r = run_trainsim("validate " + file.string() + " --jobs 2 --markdown " + stem + ".md" +
+                                       " --ranking-csv " + stem + ".csv");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ranking group") != std::string::npos);
+  CHECK(r.out.find("g22                        check        2     1.00 k22-22b-present") != std::string::npos);
+  CHECK(r.out.find("check       1 groups   mean spearman  1.00   best predicted best in 1 of 1") != std::string::npos);
+  const std::string md = slurp(stem + ".md");
+  CHECK(md.find("## Ranking groups") != std::string::npos);
+  CHECK(md.find("| g22 | check | 2 | 1.00 | k22-22b-present | k22-22b-present | yes |") != std::string::npos);
+  const std::string csv = slurp(stem + ".csv");
+  CHECK(csv.find("group,split,hardware,rows,spearman,") == 0);
+  CHECK(csv.find("\ng22,check,dgx-a100-superpod,2,1,k22-22b-present,k22-22b-present,yes,") != std::string::npos);
+  // A group of one row is bad input: exit 2, naming the key.
+  std::ofstream(file) << "measurements:\n  - {id: k22-22b-full, run: "
+                      << (kRoot / "validation/runs/k22-22b-full.yaml").string()
+                      << ", group: g22, split: check, hardware: dgx-a100-superpod, metric: iteration_s, value: 1.42,"
+                         " source: \"x\"}\n";
+  const CommandResult one = run_trainsim("validate " + file.string());
+  CHECK(one.exit_code == 2);
+  CHECK(one.err.find("measurements.0.group") != std::string::npos);
+  for (const auto& f : {file.string(), stem + ".md", stem + ".csv"}) fs::remove(f);
+}

@@ -37,7 +37,7 @@ TEST_CASE("the logits GEMM is vocab-parallel: 2*b*s*h*V/t per device, twice that
   CHECK(seen == 2);
 }
 
-TEST_CASE("a learned position table replaces RoPE: no rotary kernels, three more passes in the embedding", "[model]") {
+TEST_CASE("a learned position table replaces RoPE: no rotary kernels, three more passes in the embedding; ALiBi has neither", "[model]") {
   ModelSpec m = trainsim::test::tiny_gpt();  // h=64
   const Shard sh = shard(2, 32, 2);
   auto has_rope = [&](const std::vector<Kernel>& ks) {
@@ -54,6 +54,11 @@ TEST_CASE("a learned position table replaces RoPE: no rotary kernels, three more
   CHECK_FALSE(has_rope(attention_backward(m, sh)));
   // 64 tokens x 64 wide x 2 bytes, read the rows, read the token embedding, write the sum: 3 x 8,192.
   CHECK(embedding_forward(m, sh)[0].bytes - rope_bytes == 3 * 8192.0);
+  // ALiBi: neither the rotary kernels nor the position table; the embedding moves what it moves under RoPE.
+  m.position_embedding = PositionEmbedding::kAlibi;
+  CHECK_FALSE(has_rope(attention_forward(m, sh)));
+  CHECK_FALSE(has_rope(attention_backward(m, sh)));
+  CHECK(embedding_forward(m, sh)[0].bytes == rope_bytes);
 }
 
 TEST_CASE("the embedding gather has no FLOPs and its gradient is a deferrable weight gradient", "[model]") {
