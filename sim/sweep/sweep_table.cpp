@@ -85,7 +85,10 @@ std::vector<std::string> strategy_win_lines(const std::vector<PointResult>& resu
   std::vector<std::string> lines;
   for (const StrategyWins& w : strategy_wins(results)) {
     std::vector<std::string> where;
-    for (const PointResult* p : w.points) where.push_back(join_text(point_overrides(p->point)));
+    for (const PointResult* p : w.points) {
+      const std::string values = join_text(point_overrides(p->point));
+      where.push_back(p->point.values.size() > 1 ? "(" + values + ")" : values);
+    }
     lines.push_back(w.strategy + "  wins at " + join_text(where, "; "));
   }
   return lines;

@@ -30,7 +30,8 @@ struct StrategyWins {
   std::vector<const PointResult*> points;
 };
 [[nodiscard]] std::vector<StrategyWins> strategy_wins(const std::vector<PointResult>& results);
-// One line per winning strategy: "tp4 pp2 ...  wins at k=v1; k=v2", for the co-design question.
+// One line per winning strategy: "tp4 pp2 ...  wins at k=v1; k=v2" (a point of several keys in
+// parentheses: "(k=v1, j=w1); (k=v2, j=w1)"), for the co-design question.
 [[nodiscard]] std::vector<std::string> strategy_win_lines(const std::vector<PointResult>& results);
 
 }  // namespace trainsim

@@ -79,6 +79,32 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
   CHECK_THAT(run_trainsim("sweep " + kDefault + " --vary seq_len=2048 --top 2").err, Catch::Contains("only with --search"));
   CHECK_THAT(run_trainsim("sweep " + kDefault + " --vary seq_len=2048 --metric speed").err, Catch::Contains("valid: iteration_s"));
   CHECK_THAT(run_trainsim("sweep --merge " + fresh_dir("trainsim_sweep_nothing")).err, Catch::Contains("no sweep.manifest"));
+  const std::string v = " --vary seq_len=2048";
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"sweep" + v, "give one RUN.yaml"},
+      {"sweep " + kDefault + v + " --jobs 0", "--jobs must be a whole number >= 1"},
+      {"sweep " + kDefault + v + " --search --top 0", "--top must be a whole number >= 1"},
+      {"sweep " + kDefault + v + " --search --space tpp=2", "unknown search knob 'tpp'"},
+      {"sweep --point 0", "--point needs --jobs-dir"},
+      {"sweep --merge somewhere" + v, "drop --vary"},
+      {"sweep --merge somewhere " + kDefault, "drop " + kDefault}};
+  for (const auto& [args, message] : refused) {
+    const CommandResult r = run_trainsim(args);
+    INFO(args);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(message));
+  }
+}
+
+TEST_CASE("a sweep plot that gnuplot cannot draw exits 1 and leaves no file", "[cli][sweep]") {
+  const std::string svg = scratch("trainsim_sweep_no_gnuplot.svg");
+  fs::remove(svg);
+  const std::string err = scratch("trainsim_sweep_no_gnuplot.err");
+  CHECK(shell("PATH=/nonexistent " + std::string(TRAINSIM_BIN) + " sweep " + kDefault +
+              " --vary seq_len=2048 --plot " + svg + " >/dev/null 2>" + err) == 1);
+  CHECK_THAT(slurp(err), Catch::Contains("--plot " + svg + ": gnuplot is not on PATH"));
+  CHECK(!fs::exists(svg));
+  fs::remove(err);
 }
 
 TEST_CASE("a sweep point's figures are simulate's for the same overrides", "[cli][sweep]") {

@@ -44,6 +44,15 @@ TEST_CASE("a text that is not a point result is refused naming its source", "[sw
   std::string text = point_result_text(sample(grid[0]));
   text.replace(text.find("iteration_s "), 12, "iteration_x ");
   CHECK_THROWS_WITH(parse_point_result(text, "f"), Catch::Contains("no 'iteration_s' line"));
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = point_result_text(sample(grid[0]));
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  CHECK_THROWS_WITH(parse_point_result(with("mfu 0.", "mfu x0."), "f"), Catch::Contains("'mfu' is not a number"));
+  CHECK_THROWS_WITH(parse_point_result(with("status replayed", "status fine"), "f"),
+                    Catch::Contains("unknown point status 'fine'"));
+  CHECK_THROWS_WITH(parse_point_result(with("terms ", "terms 1 2\nx "), "f"), Catch::Contains("'terms' needs 9 numbers"));
 }
 
 TEST_CASE("a merge returns the results in grid order and lists every point without one", "[sweep]") {

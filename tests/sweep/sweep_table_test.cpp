@@ -55,6 +55,9 @@ TEST_CASE("winners group the points where each strategy is fastest in order of f
   REQUIRE(lines.size() == 2);
   CHECK(lines[0] == "tp8 pp8  wins at bw=25GBps; bw=100GBps");
   CHECK(lines[1] == "tp4 pp4  wins at bw=50GBps");
+  const auto two = expand_grid(parse_varies({"bw=25GBps,50GBps", "tp=2"}), false);
+  CHECK(strategy_win_lines({replayed(two[0], "a", 1), replayed(two[1], "a", 1)}) ==
+        std::vector<std::string>{"a  wins at (bw=25GBps, tp=2); (bw=50GBps, tp=2)"});
 }
 
 TEST_CASE("a sweep manifest reads back as the sweep it describes", "[sweep]") {
@@ -80,4 +83,10 @@ TEST_CASE("a sweep manifest reads back as the sweep it describes", "[sweep]") {
   CHECK(back.fix == s.fix);
   CHECK(sweep_manifest_text(back) == sweep_manifest_text(s));
   CHECK_THROWS_WITH(parse_sweep_manifest("run x\n", "m"), Catch::Contains("not a trainsim sweep manifest"));
+  const std::string header = sweep_manifest_text(SweepSpec{}).substr(0, sweep_manifest_text(SweepSpec{}).find('\n') + 1);
+  CHECK_THROWS_WITH(parse_sweep_manifest(header + "run x\ncolour red\n", "m"), Catch::Contains("m:3: unknown manifest line 'colour red'"));
+  CHECK_THROWS_WITH(parse_sweep_manifest(header + "vary a=1\n", "m"), Catch::Contains("names no run"));
+  SweepSpec broken = s;
+  broken.sets = {"a=1\nb"};
+  CHECK_THROWS_WITH(sweep_manifest_text(broken), Catch::Contains("holds a line break"));
 }
