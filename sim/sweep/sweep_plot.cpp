@@ -34,13 +34,19 @@ const char* metric_label(SweepMetric m) {
   return "seconds per iteration";
 }
 
-// The line a point belongs to in key k's panel: the values of the other keys (one line with --zip).
+// The line a point belongs to in key k's panel: the values of the other keys (one line with --zip),
+// "k=v, j=w", or just "v" when there is one other key (the key then titles the legend).
 std::string line_of(const PointResult& r, size_t k, bool zip) {
   if (zip) return "";
   std::vector<std::string> others;
   for (size_t j = 0; j < r.point.values.size(); ++j)
     if (j != k) others.push_back(r.point.values[j].first + "=" + r.point.values[j].second);
+  if (others.size() == 1) return r.point.values[1 - k].second;
   return join_text(others);
+}
+
+std::string legend_title(const SweepPlotInput& in, size_t k) {
+  return in.axes.size() == 2 && !in.zip ? in.axes[1 - k].key : "";
 }
 
 void metric_panel(std::ostream& s, const SweepPlotInput& in, size_t k, int panel) {
@@ -64,7 +70,8 @@ void metric_panel(std::ostream& s, const SweepPlotInput& in, size_t k, int panel
   for (size_t x = 0; x < axis.values.size(); ++x) s << (x ? ", " : "") << gnuplot_quoted(axis.values[x]) << " " << x;
   s << ")\nset xlabel " << gnuplot_quoted(axis.key) << "\nset ylabel " << gnuplot_quoted(metric_label(in.metric))
     << "\nset autoscale y\nset offsets 0, 0, graph 0.08, graph 0.08\nset key "
-    << (order.size() > 1 ? "outside top center horizontal" : "off") << "\nplot ";
+    << (order.size() > 1 ? "outside top center horizontal reverse Left title " + gnuplot_quoted(legend_title(in, k)) : "off")
+    << "\nplot ";
   for (size_t l = 0; l < order.size(); ++l)
     s << (l ? ", \\\n  " : "") << "$p" << panel << "l" << l << " using 1:2 with linespoints lw 2 pt 7 lc rgb '"
       << kColours[l % kColourCount] << "' title " << gnuplot_quoted(order[l].empty() ? axis.key : order[l]);
@@ -99,9 +106,9 @@ void breakdown_panel(std::ostream& s, const SweepPlotInput& in) {
   }
   s << "EOD\nunset xrange\nset offsets 0, 0, 0, 0\nset yrange [0:*]\nset style data histograms\n"
     << "set style histogram rowstacked\nset style fill solid 0.85 border rgb '#333333'\nset boxwidth 0.7\n"
-    << (label_chars > 70 ? "set xtics rotate by -30 left\n" : "set xtics norotate\n") << "set xlabel "
-    << gnuplot_quoted(join_text(keys, " ")) << "\nset ylabel 'seconds per iteration (mean per device)'\n"
-    << "set key outside top center horizontal\nplot ";
+    << (label_chars > 70 ? "set xtics rotate by 30 right\n" : "set xtics norotate\n") << "set xlabel "
+    << gnuplot_quoted(join_text(keys)) << "\nset ylabel 'seconds per iteration (mean per device)'\n"
+    << "set key outside top center horizontal reverse Left title ''\nplot ";
   if (shown.empty()) s << "$breakdown using 0:(0):xtic(1) notitle";
   for (size_t i = 0; i < shown.size(); ++i)
     s << (i ? ", \\\n  " : "") << "$breakdown using " << i + 2 << (i ? "" : ":xtic(1)") << " lc rgb '"
