@@ -47,7 +47,8 @@ SweepSpec spec_from_args(const ParsedArgs& a) {
   s.top = positive_option(a, "top", 3);
   s.space = a.all("space");
   s.fix = a.all("fix");
-  s.theta = a.get("theta", "");
+  // Absolute, as the run file: emitted jobs may run in another folder.
+  if (a.has("theta")) s.theta = std::filesystem::absolute(a.get("theta")).lexically_normal().string();
   return s;
 }
 
@@ -85,6 +86,10 @@ int run_local_or_emit(const ParsedArgs& a) {
   const std::vector<SweepPoint> grid = expand_grid(parse_varies(spec.varies), spec.zip);
   const std::vector<RunSpec> runs = load_points(spec, grid);
   if (a.has("emit-jobs")) {
+    for (const char* output : {"csv", "markdown", "plot", "metric", "jobs"})
+      if (a.has(output))
+        throw UserError(std::string("sweep: --emit-jobs replays nothing, so --") + output +
+                        " has nothing to do here; give it to the merge step (DIR/merge.sh --" + output + " ...)");
     const std::string dir = a.get("emit-jobs");
     emit_sweep_jobs(spec, dir, static_cast<int>(grid.size()));
     std::cout << "wrote " << grid.size() << " jobs to " << dir << "/jobs.txt, a Slurm array to " << dir

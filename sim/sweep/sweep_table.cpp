@@ -33,11 +33,14 @@ std::vector<std::string> readable_row(const PointResult& r) {
   return row;
 }
 
+// A point that was not replayed has empty cells where a replay's figures would be.
 std::vector<std::string> data_row(const PointResult& r) {
-  std::vector<std::string> row = {to_string(r.status), r.strategy, format_number(r.iteration_time),
-                                  format_number(r.tokens_per_s), format_number(r.mfu), format_number(r.memory / kGiB),
+  const bool replayed = r.status == PointStatus::kReplayed;
+  auto figure = [&](double v) { return replayed ? format_number(v) : std::string(); };
+  std::vector<std::string> row = {to_string(r.status), r.strategy, figure(r.iteration_time), figure(r.tokens_per_s),
+                                  figure(r.mfu), r.memory > 0 ? format_number(r.memory / kGiB) : std::string(),
                                   format_number(r.capacity / kGiB)};
-  for (double t : r.terms) row.push_back(format_number(t));
+  for (double t : r.terms) row.push_back(figure(t));
   return row;
 }
 

@@ -45,6 +45,13 @@ TEST_CASE("the data table keeps every term in its own column with six significan
   CHECK(t.header.back() == "bubble_s");
   CHECK(t.rows[0][2] == "replayed");
   CHECK(t.rows[0][4] == "0.333333");
+  PointResult oom = replayed(expand_grid(axes, false)[0], "tp1", 1);
+  oom.status = PointStatus::kOutOfMemory;
+  const SweepTable o = sweep_table(axes, {oom}, TableStyle::kData);
+  CHECK(o.rows[0][2] == "out-of-memory");
+  CHECK(o.rows[0][4].empty());      // no iteration time for a point that was not replayed
+  CHECK(o.rows[0][7] == "40");      // its memory and capacity are known
+  CHECK(o.rows[0].back().empty());
 }
 
 TEST_CASE("winners group the points where each strategy is fastest in order of first appearance", "[sweep]") {
