@@ -87,7 +87,8 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
       {"sweep " + kDefault + v + " --search --space tpp=2", "unknown search knob 'tpp'"},
       {"sweep --point 0", "--point needs --jobs-dir"},
       {"sweep --merge somewhere" + v, "drop --vary"},
-      {"sweep --merge somewhere " + kDefault, "drop " + kDefault}};
+      {"sweep --merge somewhere " + kDefault, "drop " + kDefault},
+      {"sweep " + kDefault + v + " --emit-jobs somewhere --csv x.csv", "give it to the merge step"}};
   for (const auto& [args, message] : refused) {
     const CommandResult r = run_trainsim(args);
     INFO(args);
@@ -207,6 +208,24 @@ TEST_CASE("the Slurm array script is valid bash and its body run per index repro
   CHECK_THAT(range.err, Catch::Contains("has points 0..1"));
   fs::remove(csv);
   fs::remove_all(dir);
+}
+
+TEST_CASE("the Slurm array runs on a one-node Slurm cluster and merges into the local sweep's outputs", "[cli][sweep]") {
+  // scripts/setup.sh installs Slurm; tests/cli/slurm_sweep.sh starts slurmctld and slurmd on this
+  // host for the test (auth/none, state in the scratch folder) and stops them when it ends.
+  REQUIRE(shell("command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null") == 0);
+  const std::string work = fresh_dir("trainsim_sweep_slurm_cluster");
+  const std::string vary = "--vary platform.tiers.1.bandwidth=100Gbps,400Gbps,1600Gbps";
+  REQUIRE(shell("bash " + (kRoot / "tests/cli/slurm_sweep.sh").string() + " " + TRAINSIM_BIN + " " + kDefault + " " + work +
+                " " + vary + " >/dev/null") == 0);
+  const std::string csv = scratch("trainsim_sweep_slurm_local.csv");
+  const CommandResult l = run_trainsim(kBandwidths + "--csv " + csv);
+  REQUIRE(l.exit_code == 0);
+  CHECK(slurp(work + "/merged.out") == l.out);
+  CHECK(slurp(work + "/merged.csv") == slurp(csv));
+  CHECK(fs::exists(work + "/jobs/slurm-1_2.out"));  // Slurm ran task 2 of job 1
+  fs::remove(csv);
+  fs::remove_all(work);
 }
 
 TEST_CASE("a sweep with --search keeps the fastest replayed strategy of the search's top at each point", "[cli][sweep]") {
