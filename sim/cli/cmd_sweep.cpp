@@ -109,8 +109,17 @@ int run_local_or_emit(const ParsedArgs& a) {
   return 0;
 }
 
+// --merge and --point read the sweep from the jobs folder's manifest: options that define one are refused.
+void refuse_sweep_definition(const ParsedArgs& a, const std::string& mode) {
+  for (const char* other : {"vary", "set", "zip", "search", "top", "space", "fix", "theta", "emit-jobs"})
+    if (a.has(other)) throw UserError("sweep: " + mode + " takes the sweep from the folder's manifest; drop --" + other);
+  if (!a.positionals().empty())
+    throw UserError("sweep: " + mode + " takes the sweep from the folder's manifest; drop " + a.positionals()[0]);
+}
+
 // One emitted job: point I of the sweep in DIR.
 int run_job(const ParsedArgs& a) {
+  refuse_sweep_definition(a, "--point");
   if (!a.has("jobs-dir")) throw UserError("sweep: --point needs --jobs-dir DIR (the folder --emit-jobs wrote)");
   const std::string dir = a.get("jobs-dir");
   const SweepSpec spec = read_sweep_manifest(dir);
@@ -125,9 +134,9 @@ int run_job(const ParsedArgs& a) {
 }
 
 int run_merge(const ParsedArgs& a) {
-  for (const char* other : {"vary", "set", "zip", "search", "emit-jobs", "point", "jobs-dir"})
-    if (a.has(other)) throw UserError(std::string("sweep: --merge takes the sweep from the folder's manifest; drop --") + other);
-  if (!a.positionals().empty()) throw UserError("sweep: --merge takes the sweep from the folder's manifest; drop " + a.positionals()[0]);
+  refuse_sweep_definition(a, "--merge");
+  for (const char* other : {"point", "jobs-dir"})
+    if (a.has(other)) throw UserError(std::string("sweep: --merge tabulates every point; drop --") + other);
   const std::string dir = a.get("merge");
   const SweepSpec spec = read_sweep_manifest(dir);
   write_sweep_outputs(a, spec, read_point_results(spec, dir));

@@ -86,6 +86,8 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
       {"sweep " + kDefault + v + " --search --top 0", "--top must be a whole number >= 1"},
       {"sweep " + kDefault + v + " --search --space tpp=2", "unknown search knob 'tpp'"},
       {"sweep --point 0", "--point needs --jobs-dir"},
+      {"sweep --point 0 --jobs-dir somewhere" + v, "--point takes the sweep from the folder's manifest; drop --vary"},
+      {"sweep --merge somewhere --jobs-dir somewhere", "drop --jobs-dir"},
       {"sweep --merge somewhere" + v, "drop --vary"},
       {"sweep --merge somewhere " + kDefault, "drop " + kDefault},
       {"sweep " + kDefault + v + " --emit-jobs somewhere --csv x.csv", "give it to the merge step"}};
