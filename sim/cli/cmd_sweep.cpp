@@ -164,24 +164,25 @@ Command sweep_command() {
                   "e.g. --vary devices=16,32 --vary strategy.dp=4,8 --zip"},
       set_option(),
       {"search", "", "re-plan the strategy at every point (as trainsim search), replay its top --top and keep the fastest: "
-                     "which strategy wins where"},
-      {"top", "K", "--search: strategies replayed per point (default 3)"},
+                     "which strategy wins where, e.g. --search --vary platform.tiers.1.bandwidth=25Gbps,400Gbps"},
+      {"top", "K", "--search: strategies replayed per point (default 3), e.g. --top 5"},
       {"space", "KNOB=V1,V2", "--search: restrict a knob, as trainsim search --space, e.g. micro_batch=1,2", true},
       {"fix", "KNOB=V", "--search: fix a knob, as trainsim search --fix, e.g. zero_stage=1", true},
-      {"theta", "FILE", "--search: formula coefficients (default: platforms/theta/<platform>.yaml)"},
+      {"theta", "FILE", "--search: formula coefficients (default: platforms/theta/<platform>.yaml), e.g. --theta my-theta.yaml"},
       {"jobs", "N", "points replayed at once (default: the machine's cores), e.g. --jobs 2"},
-      {"progress", "", "print each point as it finishes on stderr (default when stderr is a terminal)"},
+      {"progress", "", "print a line on stderr as each point finishes (default when stderr is a terminal), e.g. "
+                       "sweep: 3/5 done (0.1 s): point 2 (...) -> 0.860677 s"},
       {"csv", "FILE", "write the table as CSV (six significant digits, every breakdown term), e.g. --csv sweep.csv"},
       {"markdown", "FILE", "write the table as markdown, e.g. --markdown sweep.md"},
       {"plot", "FILE.svg", "draw the metric against each varied key and the breakdown stacked per point (gnuplot), "
                            "e.g. --plot sweep.svg"},
-      {"metric", "M", "what the plot shows against each key: iteration_s (default), tokens_per_s or mfu"},
+      {"metric", "M", "what the plot shows against each key: iteration_s (default), tokens_per_s or mfu, e.g. --metric mfu"},
       {"emit-jobs", "DIR", "do not replay: write DIR/jobs.txt (one command per point, for GNU parallel), "
                            "DIR/sweep.sbatch (a Slurm array) and DIR/merge.sh, e.g. --emit-jobs sweep-jobs"},
       {"merge", "DIR", "tabulate the results the jobs of DIR wrote (the same outputs as a local sweep), e.g. "
                        "trainsim sweep --merge sweep-jobs --csv sweep.csv"},
-      {"point", "I", "run point I of the sweep in --jobs-dir and write its result there (what each emitted job runs)"},
-      {"jobs-dir", "DIR", "the folder --emit-jobs wrote, for --point"}};
+      {"point", "I", "run point I of the sweep in --jobs-dir and write its result there (what each emitted job runs), e.g. --point 3 --jobs-dir sweep-jobs"},
+      {"jobs-dir", "DIR", "the folder --emit-jobs wrote, for --point, e.g. --jobs-dir sweep-jobs"}};
   spec.details =
       "Each point's run is RUN.yaml with the --set overrides and then the point's own values, loaded and checked\n"
       "as `simulate` does; every point is checked before anything is replayed, so a bad key or value stops the\n"
