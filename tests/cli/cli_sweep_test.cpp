@@ -99,6 +99,13 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
   }
 }
 
+TEST_CASE("emitting jobs into a folder that cannot be created exits 1 naming it", "[cli][sweep]") {
+  // /dev/null is a device: no folder can be made inside it.
+  const CommandResult r = run_trainsim("sweep " + kDefault + " --vary seq_len=2048 --emit-jobs /dev/null/jobs");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("--emit-jobs /dev/null/jobs: cannot create the folder"));
+}
+
 TEST_CASE("a sweep plot that gnuplot cannot draw exits 1 and leaves no file", "[cli][sweep]") {
   const std::string svg = scratch("trainsim_sweep_no_gnuplot.svg");
   fs::remove(svg);
