@@ -99,6 +99,28 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
   }
 }
 
+TEST_CASE("a point that does not fit in memory is listed as such and not replayed", "[cli][sweep]") {
+  // The default run's fullest device needs more than 16 GiB (Llama 2 7B's bf16 weights over pp 2 x tp 2 alone
+  // take 3.1 GiB, their fp32 main gradients 6.3 GiB) and fits in 80.
+  const std::string csv = scratch("trainsim_sweep_oom.csv");
+  const CommandResult r = run_trainsim("sweep " + kDefault + " --vary platform.accelerator.memory_capacity=16GiB,80GiB --csv " + csv);
+  REQUIRE(r.exit_code == 0);
+  std::string table = slurp(csv);
+  CHECK(csv_cell(table, 1, 2) == "out-of-memory");
+  CHECK(csv_cell(table, 1, 4) == "");  // no iteration time
+  CHECK(std::stod(csv_cell(table, 1, 7)) > 16);
+  CHECK(std::stod(csv_cell(table, 2, 7)) == std::stod(csv_cell(table, 1, 7)));  // memory does not depend on capacity
+  CHECK(csv_cell(table, 2, 2) == "replayed");
+  // With --search, 8 GiB holds no strategy at all: the row says so and names the least memory one needs.
+  const CommandResult s = run_trainsim("sweep " + kDefault + " --search --vary platform.accelerator.memory_capacity=8GiB --csv " + csv);
+  REQUIRE(s.exit_code == 0);
+  table = slurp(csv);
+  CHECK(csv_cell(table, 1, 2) == "no-strategy");
+  CHECK(std::stod(csv_cell(table, 1, 7)) > 8);
+  CHECK_THAT(s.out, Catch::Contains("no strategy fits"));
+  fs::remove(csv);
+}
+
 TEST_CASE("emitting jobs into a folder that cannot be created exits 1 naming it", "[cli][sweep]") {
   // /dev/null is a device: no folder can be made inside it.
   const CommandResult r = run_trainsim("sweep " + kDefault + " --vary seq_len=2048 --emit-jobs /dev/null/jobs");
