@@ -100,8 +100,9 @@ TEST_CASE("sweep refuses malformed options with exit 2", "[cli][sweep]") {
 }
 
 TEST_CASE("a point that does not fit in memory is listed as such and not replayed", "[cli][sweep]") {
-  // The default run's fullest device needs more than 16 GiB (Llama 2 7B's bf16 weights over pp 2 x tp 2 alone
-  // take 3.1 GiB, their fp32 main gradients 6.3 GiB) and fits in 80.
+  // The default run's devices need more than 16 GiB and fit in 80: a quarter of Llama 2 7B's 6.74e9 parameters
+  // (pp 2 x tp 2) is 3.1 GiB of bf16 weights, 6.3 GiB of fp32 main gradients and 4.7 GiB of ZeRO-1 optimizer
+  // state (12 bytes per parameter over dp 4), plus the run's 3 GiB framework overhead: 17.1 GiB before activations.
   const std::string csv = scratch("trainsim_sweep_oom.csv");
   const CommandResult r = run_trainsim("sweep " + kDefault + " --vary platform.accelerator.memory_capacity=16GiB,80GiB --csv " + csv);
   REQUIRE(r.exit_code == 0);
