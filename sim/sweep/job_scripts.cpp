@@ -35,7 +35,7 @@ JobScripts job_scripts(const std::string& trainsim, const std::string& dir, int 
   std::ostringstream merge;
   merge << "#!/bin/sh\n"
         << "# Merges the point results of this folder into the sweep's table (written by trainsim sweep --emit-jobs).\n"
-        << "# Options as for a local sweep: --csv F --markdown F --plot F.svg --metric M --json\n"
+        << "# Options as for a local sweep: --csv F --markdown F --plot F.svg --metric M\n"
         << "exec " << bin << " sweep --merge " << folder << " \"$@\"\n";
   s.merge = merge.str();
   return s;
