@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libsimgrid-dev libyaml-cpp-dev libboost-graph-dev catch2 gnuplot-nox time)
+packages=(build-essential cmake pkg-config libsimgrid-dev libyaml-cpp-dev libboost-graph-dev catch2 gnuplot-nox time parallel
+          slurmctld slurmd slurm-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

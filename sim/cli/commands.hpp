@@ -29,5 +29,6 @@ Command estimate_command();
 Command fit_command();
 Command bench_formulas_command();
 Command search_command();
+Command sweep_command();
 
 }  // namespace trainsim

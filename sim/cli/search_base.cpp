@@ -53,17 +53,21 @@ void check_platform_fit(const RunSpec& run) {
 
 }  // namespace
 
-SearchBase search_base(const ParsedArgs& a) {
-  SearchBase out;
-  if (!a.has("model") || !a.has("platform")) throw UserError("search: --model and --platform are required (see trainsim search --help)");
-  if (a.has("baseline")) out.baseline = load_run(a.get("baseline"));
-  RunSpec& run = out.run;
-  if (out.baseline) run = *out.baseline;  // the run fields the search does not vary
+RunSpec with_strategy_cleared(RunSpec run) {
   const StrategySpec kept = run.strategy;
   run.strategy = StrategySpec{};
   run.strategy.grad_bucket_size = kept.grad_bucket_size;
   run.strategy.grad_precision = kept.grad_precision;
   run.strategy.grad_accumulation_fusion = kept.grad_accumulation_fusion;
+  return run;
+}
+
+SearchBase search_base(const ParsedArgs& a) {
+  SearchBase out;
+  if (!a.has("model") || !a.has("platform")) throw UserError("search: --model and --platform are required (see trainsim search --help)");
+  if (a.has("baseline")) out.baseline = load_run(a.get("baseline"));
+  RunSpec& run = out.run;
+  if (out.baseline) run = with_strategy_cleared(*out.baseline);  // the run fields the search does not vary
   run.model = load_model(a.get("model"));
   run.platform = load_platform(a.get("platform"));
   out.refs = {reference(a.get("model")), reference(a.get("platform"))};

@@ -19,6 +19,10 @@ struct SearchBase {
   std::optional<RunSpec> baseline;   // --baseline, loaded and checked as `simulate` loads it
 };
 
+// `run` with the strategy the search varies reset to the defaults, keeping what it does not vary
+// (gradient bucket size and precision, gradient accumulation fusion): the base of a search.
+[[nodiscard]] RunSpec with_strategy_cleared(RunSpec run);
+
 // Throws UserError naming the option for a missing or bad value.
 [[nodiscard]] SearchBase search_base(const ParsedArgs& a);
 

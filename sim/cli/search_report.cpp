@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "sim/core/number_text.hpp"
-#include "sim/model/model_flops.hpp"
+#include "sim/report/metrics.hpp"
 #include "sim/report/json_writer.hpp"
 #include "sim/search/rank_agreement.hpp"
 
@@ -15,14 +15,8 @@ std::string fmt(const char* f, double v) { return format_with(f, v); }
 
 double gib(double bytes) { return bytes / 1073741824.0; }
 
-double tokens_per_s(const RunSpec& run, double t) { return static_cast<double>(run.global_batch) * run.seq_len / t; }
-
-// Model FLOPs utilisation: the model's FLOPs (no recompute) over time x devices x dense peak.
-double mfu(const RunSpec& run, double t) {
-  const auto peak = run.platform.accelerator.peak_flops.find(run.precision);
-  if (peak == run.platform.accelerator.peak_flops.end() || peak->second <= 0) return 0;
-  return model_flops(run.model, run.global_batch, run.seq_len) / (t * run.devices * peak->second);
-}
+double tokens_per_s(const RunSpec& run, double t) { return tokens_per_second(run, t); }
+double mfu(const RunSpec& run, double t) { return model_flops_utilization(run, t); }
 
 void print_counts(std::ostream& out, const SearchReport& r) {
   const SearchCounts& c = r.outcome->counts;

@@ -32,6 +32,14 @@ void require_finite(const RunMetrics& m, const RunSpec& run) {
 
 }  // namespace
 
+double tokens_per_second(const RunSpec& run, Seconds t) { return static_cast<double>(run.global_batch) * run.seq_len / t; }
+
+double model_flops_utilization(const RunSpec& run, Seconds t) {
+  const auto peak = run.platform.accelerator.peak_flops.find(run.precision);
+  if (peak == run.platform.accelerator.peak_flops.end() || peak->second <= 0) return 0;
+  return model_flops(run.model, run.global_batch, run.seq_len) / (t * run.devices * peak->second);
+}
+
 RunMetrics compute_metrics(const RunSpec& run, const Timeline& timeline) {
   RunMetrics out;
   out.iteration_time = timeline.iteration_time;
@@ -41,11 +49,9 @@ RunMetrics compute_metrics(const RunSpec& run, const Timeline& timeline) {
   out.narayanan_flops = narayanan_flops(run);
   if (timeline.iteration_time > 0) {
     const double t = timeline.iteration_time;
-    out.tokens_per_s = static_cast<double>(run.global_batch) * run.seq_len / t;
+    out.tokens_per_s = tokens_per_second(run, t);
     out.tflops_per_device = out.narayanan_flops / t / run.devices / 1e12;
-    const auto& peaks = run.platform.accelerator.peak_flops;
-    auto it = peaks.find(run.precision);
-    if (it != peaks.end() && it->second > 0) out.mfu = out.model_flops / (t * run.devices * it->second);
+    out.mfu = model_flops_utilization(run, t);
   }
   for (const auto& d : timeline.devices)
     for (int c = 0; c < kTimeCategories; ++c) out.breakdown[static_cast<size_t>(c)] += d.time[static_cast<size_t>(c)];

@@ -21,6 +21,11 @@ struct RunMetrics {
 };
 
 [[nodiscard]] RunMetrics compute_metrics(const RunSpec& run, const Timeline& timeline);
+// global_batch * seq_len / t, for an iteration of `t` seconds (t > 0).
+[[nodiscard]] double tokens_per_second(const RunSpec& run, Seconds t);
+// Model FLOPs utilisation of an iteration of `t` seconds: the model's FLOPs (no recompute) over
+// t x devices x the accelerator's dense peak at the run's precision (0 when it has none).
+[[nodiscard]] double model_flops_utilization(const RunSpec& run, Seconds t);
 // Model FLOPs per iteration with full recompute counted like Narayanan et al. (the forward of
 // every layer again, not of the logits layer): equals 96BslH^2(1 + s/6h + V/16lh) for GPT.
 [[nodiscard]] Flops narayanan_flops(const RunSpec& run);
