@@ -45,3 +45,21 @@ TEST_CASE("every run names a model and platform that resolve", "[presets]") {
     CHECK_FALSE(run.platform.name.empty());
   }
 }
+
+TEST_CASE("every framework preset loads and is named after its file", "[presets]") {
+  const auto files = yaml_files(kRoot / "workloads/frameworks");
+  CHECK(files.size() >= 4);  // megatron-lm, megatron-core, megatron-deepspeed, mindspeed
+  for (const auto& f : files) {
+    INFO(f);
+    CHECK(load_framework(f.string()).name == f.stem().string());
+  }
+}
+
+TEST_CASE("the runs that fit a framework parameter load", "[presets]") {
+  const auto files = yaml_files(kRoot / "validation/frameworks");
+  CHECK(files.size() == 2);  // the blocking / asynchronous pair of megatron-deepspeed's launch fit
+  for (const auto& f : files) {
+    INFO(f);
+    CHECK(load_run(f).framework.name.rfind("megatron-deepspeed", 0) == 0);
+  }
+}
