@@ -28,6 +28,7 @@ int run_list(const ParsedArgs& a) {
   if (all || what == "platforms") { list_presets("platforms", list_platform_presets()); known = true; }
   if (all || what == "models") { list_presets("models", list_model_presets()); known = true; }
   if (all || what == "runs") { list_presets("runs", list_run_presets()); known = true; }
+  if (all || what == "frameworks") { list_presets("frameworks", list_framework_presets()); known = true; }
   if (all || what == "schedules") {
     std::cout << "schedules:\n";
     for (const auto& s : schedules()) row(s.name, s.description);
@@ -45,7 +46,7 @@ int run_list(const ParsedArgs& a) {
   }
   if (!known)
     throw UserError("trainsim list: unknown category '" + what +
-                    "'; valid: platforms, models, runs, schedules, collectives, topologies");
+                    "'; valid: platforms, models, runs, frameworks, schedules, collectives, topologies");
   return 0;
 }
 
@@ -54,9 +55,9 @@ int run_list(const ParsedArgs& a) {
 Command list_command() {
   CommandSpec spec;
   spec.name = "list";
-  spec.usage = "[platforms|models|runs|schedules|collectives|topologies]";
+  spec.usage = "[platforms|models|runs|frameworks|schedules|collectives|topologies]";
   spec.summary = "show the presets and registered components, one line each";
-  spec.details = "Presets are read from platforms/ and workloads/ under $TRAINSIM_DATA_DIR (default: the source tree).";
+  spec.details = "Presets are read from platforms/, workloads/, workloads/models/ and workloads/frameworks/ under $TRAINSIM_DATA_DIR (default: the source tree).";
   spec.max_positionals = 1;
   return {spec, run_list};
 }

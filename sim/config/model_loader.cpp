@@ -6,6 +6,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/config/model_limits.hpp"
 #include "sim/config/plausible_ranges.hpp"
+#include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 
@@ -89,7 +90,7 @@ ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
 
 ModelSpec load_model_file(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   YamlSource source(file.string());
-  YAML::Node root = load_yaml_file(file);
+  YAML::Node root = resolve_preset_base(source, load_yaml_file(file), PresetKind::kModel, file.parent_path());
   apply_overrides(root, overrides, source);
   return parse_model(source, root);
 }

@@ -3,6 +3,7 @@
 #include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/plausible_ranges.hpp"
+#include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 
@@ -126,7 +127,7 @@ PlatformSpec parse_platform(YamlSource& source, const YAML::Node& root) {
 
 PlatformSpec load_platform_file(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   YamlSource source(file.string());
-  YAML::Node root = load_yaml_file(file);
+  YAML::Node root = resolve_preset_base(source, load_yaml_file(file), PresetKind::kPlatform, file.parent_path());
   apply_overrides(root, overrides, source);
   return parse_platform(source, root);
 }

@@ -27,7 +27,8 @@ void describe_framework(std::ostream& out, const FrameworkSpec& f) {
       << (h.cuda_graphs ? ", CUDA graphs" : "") << "; stages split " << to_string(f.partition) << "; memory "
       << human_bytes(f.memory.context + f.memory.workspace) << " context + workspace, allocator reserve "
       << fmt("%g", 100 * f.memory.allocator_reserve) << "%"
-      << (f.memory.fp32_grad_partition ? ", fp32 gradient shard" : "") << "\n";
+      << (f.memory.fp32_grad_partition ? ", fp32 gradient shard" : "")
+      << (f.memory.keeps_stage_outputs ? ", stage outputs kept" : "") << "\n";
 }
 
 std::string human_bytes(Bytes b) {

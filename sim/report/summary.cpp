@@ -21,7 +21,7 @@ void write_stage_table(std::ostream& out, const SimulationReport& r) {
     for (int c = 0; c < kTimeCategories; ++c) sum[static_cast<size_t>(d.stage)][static_cast<size_t>(c)] += d.time[static_cast<size_t>(c)];
     count[static_cast<size_t>(d.stage)]++;
   }
-  out << "\nper stage (seconds)   fwd      bwd      recomp   optim    exp.tp   exp.cp   exp.ep   exp.dp   bubble   idle\n";
+  out << "\nper stage (seconds)   fwd      bwd      recomp   optim    exp.tp   exp.cp   exp.ep   exp.dp   bubble   host     idle\n";
   for (int s = 0; s < stages; ++s) {
     if (count[static_cast<size_t>(s)] == 0) continue;
     out << "  stage " << s << std::string(s < 10 ? 14 : 13, ' ');
