@@ -69,7 +69,7 @@ TEST_CASE("winners group the points where each strategy is fastest in order of f
 
 TEST_CASE("a sweep manifest reads back as the sweep it describes", "[sweep]") {
   SweepSpec s;
-  s.run_file = "/tmp/some run.yaml";
+  s.run_file = "workloads/some run.yaml";  // a relative path with a space
   s.run_name = "default";
   s.sets = {"model.layers=4"};
   s.varies = {"a=1,2", "b={x: 1, y: 2},{}"};
