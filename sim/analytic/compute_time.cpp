@@ -16,6 +16,7 @@ std::vector<Precision> fallback_chain(Precision p) {
     case Precision::kBf16: return {Precision::kBf16, Precision::kFp16};
     case Precision::kFp16: return {Precision::kFp16, Precision::kBf16};
     case Precision::kFp8: return {Precision::kFp8, Precision::kBf16, Precision::kFp16};
+    case Precision::kMxfp8: return {Precision::kMxfp8};  // block-scaled MMA: no stand-in (Hopper has none)
   }
   return {p};
 }

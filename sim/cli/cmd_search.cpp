@@ -124,7 +124,7 @@ Command search_command() {
       {"devices", "N", "accelerators to train on (required)"},
       {"global-batch", "B", "sequences per iteration (required)"},
       {"seq", "S", "sequence length in tokens (required)"},
-      {"precision", "P", "fp32, tf32, bf16 (default), fp16 or fp8"},
+      {"precision", "P", "fp32, tf32, bf16 (default), fp16, fp8 or mxfp8"},
       {"space", "KNOB=V1,V2", "restrict a knob to these values; knobs: tp, pp, dp, cp, ep, micro_batch, virtual_stages, "
                               "first_stage_layers, last_stage_layers, schedule, sequence_parallel, zero_stage, recompute, recompute_layers, offload, "
                               "overlap.dp_grad_reduce, overlap.zero_param_gather, overlap.tp_comm, overlap.pp_comm, "

@@ -41,7 +41,7 @@ void check_baseline(const RunSpec& base, const RunSpec& b, const std::string& fi
 
 Precision precision_of(const std::string& text) {
   Precision p{};
-  if (!parse_precision(text, &p)) throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8");
+  if (!parse_precision(text, &p)) throw UserError("search: --precision '" + text + "'; valid: fp32, tf32, bf16, fp16, fp8, mxfp8");
   return p;
 }
 

@@ -11,7 +11,8 @@ inline const EnumNames<Precision>& precision_names() {
                                              {"tf32", Precision::kTf32},
                                              {"bf16", Precision::kBf16},
                                              {"fp16", Precision::kFp16},
-                                             {"fp8", Precision::kFp8}};
+                                             {"fp8", Precision::kFp8},
+                                             {"mxfp8", Precision::kMxfp8}};
   return names;
 }
 

@@ -5,6 +5,7 @@
 #include "sim/config/plausible_ranges.hpp"
 #include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
+#include "sim/config/uncalibrated.hpp"
 #include "sim/config/yaml_reader.hpp"
 
 namespace trainsim {
@@ -106,7 +107,7 @@ void check_tier_nesting(const YamlSource& source, const std::vector<TierSpec>& t
 }  // namespace
 
 PlatformSpec parse_platform(YamlSource& source, const YAML::Node& root) {
-  MapReader r(source, root, "", {"name", "description", "accelerator", "tiers", "max_devices"});
+  MapReader r(source, root, "", {"name", "description", "accelerator", "tiers", "max_devices", "uncalibrated"});
   PlatformSpec p;
   p.source_file = source.file();
   r.read_string("name", &p.name, Need::kRequired);
@@ -122,6 +123,7 @@ PlatformSpec parse_platform(YamlSource& source, const YAML::Node& root) {
   }
   check_tier_nesting(source, p.tiers);
   r.read_int("max_devices", &p.max_devices, Need::kOptional, 0, kMaxDevices);
+  p.uncalibrated = read_uncalibrated(source, root);
   return p;
 }
 

@@ -75,6 +75,13 @@ struct TierSpec {
                                       // NCCL/HCCL overheads), in (0, 1]; calibratable per tier
 };
 
+// A parameter no measurement supports (from the platform's `uncalibrated:` list), e.g.
+// {"accelerator.gemm_efficiency", "0.65"}: `check` and `simulate` print these.
+struct UncalibratedParameter {
+  std::string key;    // dotted key path in the platform file
+  std::string value;  // its value as written
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -82,6 +89,7 @@ struct PlatformSpec {
   AcceleratorSpec accelerator;
   std::vector<TierSpec> tiers;        // innermost first
   int max_devices = 0;                // largest device count this platform models (0 = unbounded)
+  std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
 };
 
 }  // namespace trainsim

@@ -57,7 +57,7 @@ int64_t local_experts(const ModelSpec& m, const Shard& sh) {
 double gemm_element_bytes(Precision p) { return bytes_per_element(p); }
 
 double activation_element_bytes(Precision p) {
-  return p == Precision::kFp8 ? bytes_per_element(Precision::kBf16) : bytes_per_element(p);
+  return is_fp8(p) ? bytes_per_element(Precision::kBf16) : bytes_per_element(p);
 }
 
 double gradient_element_bytes(const RunSpec& run) {

@@ -39,6 +39,9 @@ void write_result_json(std::ostream& out, const SimulationReport& r) {
   w.field("tflops_per_device", m.tflops_per_device).field("mfu", m.mfu);
   w.field("peak_memory_bytes", peak_memory(r.memory).total());
   w.field("memory_capacity_bytes", r.run.platform.accelerator.memory_capacity);
+  w.key("uncalibrated_parameters").begin_object();
+  for (const auto& u : r.run.platform.uncalibrated) w.field(u.key, u.value);
+  w.end_object();
   w.key("breakdown").begin_object();
   for (int c = 0; c < kTimeCategories; ++c) w.field(to_string(TimeCategory(c)), m.breakdown[static_cast<size_t>(c)]);
   w.end_object();

@@ -41,6 +41,15 @@ std::string human_bytes(Bytes b) {
   return fmt("%.1f ", b) + units[i];
 }
 
+void describe_uncalibrated(std::ostream& out, const PlatformSpec& p) {
+  if (p.uncalibrated.empty()) return;
+  out << "uncalibrated " << p.uncalibrated.size() << " platform parameter(s) no measurement supports (estimates, not fits):";
+  for (size_t i = 0; i < p.uncalibrated.size(); ++i) {
+    out << (i % 3 == 0 ? "\n             " : ", ") << p.uncalibrated[i].key << " = " << p.uncalibrated[i].value;
+  }
+  out << "\n";
+}
+
 void describe_run(std::ostream& out, const RunSpec& run) {
   const auto& m = run.model;
   const auto& s = run.strategy;
@@ -53,6 +62,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   out << "\n";
   out << "platform   " << run.platform.name << ": " << run.devices << " x " << acc.name << ", "
       << human_bytes(acc.memory_capacity) << " HBM each\n";
+  describe_uncalibrated(out, run.platform);
   out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep
       << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";

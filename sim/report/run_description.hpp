@@ -10,6 +10,8 @@
 namespace trainsim {
 
 void describe_run(std::ostream& out, const RunSpec& run);
+// The platform's uncalibrated parameters with their values, three per line (none: nothing).
+void describe_uncalibrated(std::ostream& out, const PlatformSpec& p);
 // One "framework  ..." line: host costs, launch mode, stage split, memory terms (none: nothing).
 void describe_framework(std::ostream& out, const FrameworkSpec& f);
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages);

@@ -38,7 +38,8 @@ RowResult prepare(const Measurement& m, const std::vector<std::string>& override
 std::string row_kind(const RunSpec& run) {
   if (run.model.is_moe()) return "MoE";
   switch (run.precision) {
-    case Precision::kFp8: return "FP8 dense";
+    case Precision::kFp8:
+    case Precision::kMxfp8: return "FP8 dense";
     case Precision::kBf16:
     case Precision::kFp16: return "16-bit dense";
     case Precision::kFp32:

@@ -124,3 +124,17 @@ TEST_CASE("fused attention loses a fixed cost per query tile, counted in keys", 
   k.attention_keys = 0;  // unknown depth: no loss
   CHECK(attention_depth_efficiency(k, a) == Approx(1.0));
 }
+
+TEST_CASE("mxfp8 has its own peak and nothing stands in for it", "[analytic]") {
+  AcceleratorSpec a = test_accelerator();
+  a.peak_flops[Precision::kFp8] = 2e15;
+  // A Hopper-like card: FP8 tensor cores but no block-scaled MMA.
+  CHECK_THROWS_AS(peak_flops(a, Precision::kMxfp8), UserError);
+  a.peak_flops[Precision::kMxfp8] = 2e15;
+  CHECK(peak_flops(a, Precision::kMxfp8) == 2e15);
+  // One E8M0 scale byte per 32 one-byte elements (OCP MX v1.0): 33/32 bytes per element.
+  CHECK(bytes_per_element(Precision::kMxfp8) == Approx(33.0 / 32.0));
+  CHECK(is_fp8(Precision::kMxfp8));
+  CHECK(is_fp8(Precision::kFp8));
+  CHECK_FALSE(is_fp8(Precision::kBf16));
+}
