@@ -1,7 +1,13 @@
 // Communication tasks as SimGrid flows: collectives (step or bulk mode, folded groups) and
-// pipeline sends/receives. Called from a device's stream actor.
+// pipeline sends/receives, run by a device's loop (device_loop.hpp). A task moves its bytes in
+// batches of flows (one per step in step mode, one in bulk mode), each batch waited for whole
+// before the next is posted; bulk mode then holds the stream for the latencies of the steps it
+// merged.
 #pragma once
+#include <vector>
+
 #include "sim/replay/runtime.hpp"
+#include "sim/replay/start_batch.hpp"
 
 namespace trainsim {
 
@@ -9,14 +15,39 @@ namespace trainsim {
 // tier the group's transfers use (collective_choice.hpp).
 const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
                                       const std::vector<int>& group, int* tier);
-// Runs collective task `id` (of dev's stage template) for `dev`; returns payload bytes it sent.
-Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
-// Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.
-void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
-// Receives the matching message from the neighbouring stage.
-void run_recv(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
 // Rank of the device `offset` stages away (wrapping: interleaved chunks pass from the last
 // stage back to the first).
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
+
+// One communication task of one device, from its beginning to its end.
+class CommOp {
+ public:
+  // Begins task `id` of dev's stage template (a collective, send or receive); anything that must
+  // run in kernel mode at its beginning goes to `starts`.
+  CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, StartBatch& starts);
+  // Posts the next batch of flows: their starts go to `starts`, the flows to `flows` (maybe none
+  // for a batch that moves nothing). False when every batch has been posted.
+  bool next_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows);
+  // Seconds the stream stays busy after the last batch completed: bulk mode's merged latencies.
+  [[nodiscard]] double tail() const { return tail_; }
+  // Ends the task (its kernel-mode side to `starts`); returns the payload bytes it sent.
+  Bytes finish(StartBatch& starts);
+
+ private:
+  void begin_collective(StartBatch& starts);
+  bool collective_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows);
+
+  ReplayContext& ctx_;
+  DeviceRuntime& dev_;
+  const Task& task_;
+  TaskId id_;
+  const std::vector<int>* group_ = nullptr;  // collectives only
+  const MemberSchedule* mine_ = nullptr;     // collectives only; null when the group has one member
+  int tier_ = 0;
+  size_t batches_posted_ = 0;
+  bool rendezvous_ = false;                  // joined ctx.rendezvous (interference)
+  double tail_ = 0;
+  Bytes sent_ = 0;
+};
 
 }  // namespace trainsim

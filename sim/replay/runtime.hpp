@@ -29,16 +29,10 @@ struct DeviceRuntime {
   const CompiledStage* stage = nullptr;
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
-  // wake[s]: released when a task that stream s waits on finishes, only while stream s waits
-  // (waiting[s]), so a finished task costs no simcall unless a stream of its device is blocked on
-  // it. Actors run one at a time, so the flag needs no lock; the semaphore never counts above 0.
-  std::array<simgrid::s4u::SemaphorePtr, kStreams> wake;
-  std::array<bool, kStreams> waiting{};
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
   int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
-  int running_streams = 0;
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   DeviceTimeline stats;
@@ -81,7 +75,7 @@ struct ReplayContext {
 // The proxy at the switch end of `dev`'s in-network reductions on `stream` over `tier`.
 SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier);
 
-// Runs the tasks of one stream of one device, in order (the body of a SimGrid actor).
-void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream);
+// Runs every stream of one device (the body of its SimGrid actor, device_loop.cpp).
+void run_device(ReplayContext& ctx, DeviceRuntime& dev);
 
 }  // namespace trainsim

@@ -20,8 +20,8 @@ SwitchProxy::SwitchProxy(sg4::Host* switch_host, const std::string& name, std::v
 }
 
 void SwitchProxy::exchange(uint64_t up, uint64_t down, std::vector<sg4::CommPtr>& comms) {
-  if (up > 0) comms.push_back(up_->put_async(&g_switch_payload, up));
-  if (down > 0) comms.push_back(down_->get_async<int>(&g_switch_sink));
+  if (up > 0) comms.push_back(up_->put_init(&g_switch_payload, up));
+  if (down > 0) comms.push_back(down_->get_init()->set_dst_data(reinterpret_cast<void**>(&g_switch_sink), sizeof(void*)));
 }
 
 void SwitchProxy::serve() {
