@@ -51,14 +51,15 @@ class FlowBatch {
  public:
   // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
   FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, StartBatch& starts,
-            std::vector<sg4::CommPtr>& flows)
+            std::vector<sg4::CommPtr>& flows, double* until)
       : ctx_(ctx),
         dev_(dev),
         stream_(stream),
         tier_(tier),
         private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])),
         starts_(starts),
-        flows_(flows) {}
+        flows_(flows),
+        until_(until) {}
 
   // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
   // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is posted.
@@ -82,10 +83,22 @@ class FlowBatch {
     }
   }
 
-  // Posts the batch: the peers' flows in the order they were added, then the switch's.
+  // Posts the batch: the peers' flows in the order they were added, then the switch's. On a
+  // private switch tier (switch_shortcut.hpp) the exchange is the batch's only traffic and holds
+  // the stream for as long as its flows would take, each alone on its route: latency, then
+  // bytes at the route's bottleneck bandwidth (the order of SimGrid's own computation).
   void post_all() {
-    if (switch_up_ > 0 || switch_down_ > 0)
+    if ((switch_up_ > 0 || switch_down_ > 0) && ctx_.private_switch[static_cast<size_t>(tier_)]) {
+      const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
+      const double now = sg4::Engine::get_clock();
+      double end = -1;
+      if (switch_up_ > 0) end = std::max(end, (now + r.up_latency) + static_cast<double>(switch_up_) / r.up_bandwidth);
+      if (switch_down_ > 0)
+        end = std::max(end, (now + r.down_latency) + static_cast<double>(switch_down_) / r.down_bandwidth);
+      *until_ = end;
+    } else if (switch_up_ > 0 || switch_down_ > 0) {
       switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, pending_);
+    }
     for (auto& c : pending_) {
       starts_.start(c);
       flows_.push_back(std::move(c));
@@ -107,6 +120,7 @@ class FlowBatch {
   bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them
   StartBatch& starts_;
   std::vector<sg4::CommPtr>& flows_;
+  double* until_;
   std::vector<sg4::CommPtr> pending_;
   uint64_t switch_up_ = 0, switch_down_ = 0;  // bytes to and from the switch in this batch
 };
@@ -167,8 +181,15 @@ void CommOp::begin_collective(StartBatch& starts) {
   starts.kernel([ctx, dev, key, members] { ctx->rendezvous.arrive(key, members, *dev); });
 }
 
-bool CommOp::next_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flows) {
-  if (task_.kind == TaskKind::kCollective) return collective_batch(starts, flows);
+bool CommOp::next(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until) {
+  *until = -1;
+  if (task_.kind == TaskKind::kCollective) {
+    if (collective_batch(starts, flows, until)) return true;
+    if (tail_ <= 0 || tail_held_) return false;
+    tail_held_ = true;
+    *until = sg4::Engine::get_clock() + tail_;
+    return true;
+  }
   if (batches_posted_++ > 0) return false;
   if (task_.kind == TaskKind::kSend) {
     DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
@@ -182,7 +203,7 @@ bool CommOp::next_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flows) {
   return true;
 }
 
-bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flows) {
+bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until) {
   if (mine_ == nullptr) return false;
   const MemberSchedule& mine = *mine_;
   const std::vector<int>& group = *group_;
@@ -190,7 +211,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
   if (ctx_.options.collectives == CollectiveMode::kStep) {
     if (batches_posted_ == mine.step_sends.size()) return false;
     const size_t s = batches_posted_++;
-    FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows);
+    FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
     for (const auto& pb : mine.step_sends[s]) {
       batch.add(rank_of(group, pb.peer), pb.bytes, true);
       sent_ += pb.bytes;
@@ -200,7 +221,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
     return true;
   }
   if (batches_posted_++ > 0) return false;
-  FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows);
+  FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
   Seconds latency = 0;
   for (const auto& pb : mine.bulk_sends) {
     const int peer = rank_of(group, pb.peer);

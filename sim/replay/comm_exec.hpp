@@ -25,17 +25,17 @@ class CommOp {
   // Begins task `id` of dev's stage template (a collective, send or receive); anything that must
   // run in kernel mode at its beginning goes to `starts`.
   CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, StartBatch& starts);
-  // Posts the next batch of flows: their starts go to `starts`, the flows to `flows` (maybe none
-  // for a batch that moves nothing). False when every batch has been posted.
-  bool next_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows);
-  // Seconds the stream stays busy after the last batch completed: bulk mode's merged latencies.
-  [[nodiscard]] double tail() const { return tail_; }
+  // The task's next step, once the previous one is over: a batch of flows (appended to `flows`,
+  // their starts to `starts`; maybe none for a batch that moves nothing), or a date until which
+  // it holds the stream (*until >= 0: exchanges with a private switch, switch_shortcut.hpp;
+  // bulk mode's merged latencies). False once the task is over.
+  bool next(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
   // Ends the task (its kernel-mode side to `starts`); returns the payload bytes it sent.
   Bytes finish(StartBatch& starts);
 
  private:
   void begin_collective(StartBatch& starts);
-  bool collective_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows);
+  bool collective_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
 
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
@@ -46,7 +46,8 @@ class CommOp {
   int tier_ = 0;
   size_t batches_posted_ = 0;
   bool rendezvous_ = false;                  // joined ctx.rendezvous (interference)
-  double tail_ = 0;
+  double tail_ = 0;                          // bulk mode: seconds held after the last batch
+  bool tail_held_ = false;
   Bytes sent_ = 0;
 };
 

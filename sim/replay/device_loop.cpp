@@ -3,11 +3,13 @@
 // Each stream runs its tasks in order; a task begins once the stream is free and its
 // predecessors on other streams have finished. The actor begins every task that can begin,
 // starts their kernels and flows in one simcall (start_batch.hpp), then waits for whichever of
-// its activities completes first (Activity::wait_any_for; its timeout ends bulk mode's latency
-// tails), and goes round again. One actor per device instead of one per stream: a finished task
-// wakes no other actor, and nothing is started or waited for one simcall at a time.
+// its activities completes first (Activity::wait_any_for; its timeout ends the holds of
+// communication tasks: bulk mode's latency tails, timed switch exchanges), and goes round
+// again. One actor per device instead of one per stream: a finished task wakes no other actor,
+// and nothing is started or waited for one simcall at a time.
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
+#include <xbt/config.hpp>
 
 #include "sim/platform/build.hpp"
 #include "sim/replay/comm_exec.hpp"
@@ -27,6 +29,7 @@ class DeviceLoop {
       open_ += streams_[static_cast<size_t>(s)].order->empty() ? 0 : 1;
     }
     traced_ = ctx.options.trace_devices.count(dev.rank) > 0;
+    precision_ = simgrid::config::get_value<double>("surf/precision");
   }
 
   void run() {
@@ -40,6 +43,9 @@ class DeviceLoop {
 
  private:
   StreamState& state(int s) { return streams_[static_cast<size_t>(s)]; }
+  // A hold ends within SimGrid's timing precision of its date, as SimGrid ends an action (the
+  // sleep, the flow) whose date is that close to the current one with the current step.
+  bool hold_over(const StreamState& st) const { return st.hold_end >= 0 && st.hold_end - now() < precision_; }
   static double now() { return sg4::Engine::get_clock(); }
 
   // Begins tasks on free streams until none can begin (a task that moves nothing ends at once,
@@ -49,7 +55,7 @@ class DeviceLoop {
       progress = false;
       for (int s = 0; s < kStreams; ++s) {
         StreamState& st = state(s);
-        if (st.tail_end >= 0 && st.tail_end <= now()) end_tail(s), progress = true;
+        if (hold_over(st)) end_hold(s), progress = true;
         while (!st.busy && st.next < st.order->size() && begin_next(s)) progress = true;
       }
     }
@@ -109,24 +115,25 @@ class DeviceLoop {
     end_task(st, st.run_end);
   }
 
-  // The communication task of stream s posts its next batch; with none left, it holds the
-  // stream for its tail or ends.
+  // The communication task of stream s takes its next step (a batch of flows or a hold), or ends.
   void advance_comm(int s) {
     StreamState& st = state(s);
     st.flows.clear();
     st.cursor = 0;
-    while (st.comm->next_batch(starts_, st.flows))
+    double until = -1;
+    while (st.comm->next(starts_, st.flows, &until)) {
       if (!st.flows.empty()) return;
-    if (st.comm->tail() > 0) {
-      st.tail_end = now() + st.comm->tail();
-      return;
+      if (until >= 0) {
+        st.hold_end = until;
+        return;
+      }
     }
     end_comm(s);
   }
 
-  void end_tail(int s) {
-    state(s).tail_end = -1;
-    end_comm(s);
+  void end_hold(int s) {
+    state(s).hold_end = -1;
+    advance_comm(s);
   }
 
   void end_comm(int s) {
@@ -148,7 +155,7 @@ class DeviceLoop {
 
   // Waits for the first of the activities the streams wait on (each stream's flows one by one:
   // a batch is over once its last flow is, so waiting for them in turn ends at the same moment),
-  // or for the earliest tail to end.
+  // or for the earliest hold to end.
   void wait_next() {
     waitset_.clear();
     waitset_stream_.clear();
@@ -160,7 +167,7 @@ class DeviceLoop {
       } else if (st.comm && st.cursor < st.flows.size()) {
         waitset_.push_back(st.flows[st.cursor]);
       } else {
-        if (st.tail_end >= 0 && (deadline < 0 || st.tail_end < deadline)) deadline = st.tail_end;
+        if (st.hold_end >= 0 && (deadline < 0 || st.hold_end < deadline)) deadline = st.hold_end;
         continue;
       }
       waitset_stream_.push_back(s);
@@ -168,7 +175,7 @@ class DeviceLoop {
     if (waitset_.empty() && deadline < 0)
       throw std::logic_error("replay: device " + std::to_string(dev_.rank) + " has tasks left but nothing to wait for");
     const ssize_t i = sg4::Activity::wait_any_for(waitset_, deadline < 0 ? -1.0 : deadline - now());
-    if (i < 0) return;  // a tail ended: begin_ready() ends it
+    if (i < 0) return;  // a hold ended: begin_ready() takes it up
     const int s = waitset_stream_[static_cast<size_t>(i)];
     StreamState& st = state(s);
     if (st.exec) return end_compute(st);
@@ -179,6 +186,7 @@ class DeviceLoop {
   DeviceRuntime& dev_;
   const StageGraph& graph_;
   bool traced_ = false;
+  double precision_ = 0;  // SimGrid's surf/precision, seconds
   int open_ = 0;  // streams with tasks left
   std::array<StreamState, kStreams> streams_;
   StartBatch starts_;

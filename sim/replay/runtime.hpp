@@ -24,6 +24,13 @@
 
 namespace trainsim {
 
+// The routes between a device and the switch of one tier: latency (s) and bottleneck bandwidth
+// (bytes/s) each way, as SimGrid routes them (switch_shortcut.hpp).
+struct SwitchRoute {
+  bool known = false;
+  double up_latency = 0, up_bandwidth = 0, down_latency = 0, down_bandwidth = 0;
+};
+
 struct DeviceRuntime {
   int rank = 0;
   const CompiledStage* stage = nullptr;
@@ -35,6 +42,7 @@ struct DeviceRuntime {
   int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
+  std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily
   DeviceTimeline stats;
 };
 
@@ -50,6 +58,7 @@ struct ReplayContext {
   GroupCollectiveMemo choices;          // each collective task's choice, by group (collective_choice.hpp)
   std::vector<int> domain_sizes;        // devices per domain of each tier (tier_layout.hpp)
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
+  std::vector<uint8_t> private_switch;  // by tier: exchanges with its switch are timed (switch_shortcut.hpp)
   CollectiveRendezvous rendezvous;      // used only when `interference`
   bool folding = false;                 // some devices are folded away (fold_plan.hpp)
   std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)
@@ -74,6 +83,8 @@ struct ReplayContext {
 
 // The proxy at the switch end of `dev`'s in-network reductions on `stream` over `tier`.
 SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier);
+// The routes between `dev` and its switch on `tier`.
+const SwitchRoute& switch_route(ReplayContext& ctx, DeviceRuntime& dev, int tier);
 
 // Runs every stream of one device (the body of its SimGrid actor, device_loop.cpp).
 void run_device(ReplayContext& ctx, DeviceRuntime& dev);

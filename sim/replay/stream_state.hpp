@@ -21,7 +21,7 @@ struct StreamState {
   std::optional<CommOp> comm;      // communication: the task in progress
   std::vector<simgrid::s4u::CommPtr> flows;  // its current batch of flows
   size_t cursor = 0;               // flows[cursor..] not yet seen complete
-  double tail_end = -1;            // >= 0: the task holds the stream until then (CommOp::tail)
+  double hold_end = -1;            // >= 0: the task holds the stream until then (CommOp::next)
   bool stalled = false;            // free, but its next task waits on another stream
   double stall_start = 0;          // since when
   Stream blocking = Stream::kCompute;  // the stream of the predecessor it last found unfinished
