@@ -157,28 +157,24 @@ int pipeline_peer(const ReplayContext& ctx, int rank, int offset) {
   return ctx.mesh->rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
 }
 
-CommOp::CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, StartBatch& starts)
+CommOp::CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id)
     : ctx_(ctx), dev_(dev), task_(dev.stage->graph->task(id)), id_(id) {
   if (task_.kind == TaskKind::kCollective) {
-    begin_collective(starts);
+    begin_collective();
   } else if (task_.kind == TaskKind::kSend && ctx.interference) {
     // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
-    DeviceRuntime* peer = ctx.device(pipeline_peer(ctx, dev.rank, task_.peer_offset));
-    starts.kernel([&dev, peer] { begin_transfer(dev, *peer); });
+    begin_transfer(dev);
+    begin_transfer(*ctx.device(pipeline_peer(ctx, dev.rank, task_.peer_offset)));
   }
 }
 
-void CommOp::begin_collective(StartBatch& starts) {
+void CommOp::begin_collective() {
   group_ = &ctx_.group(dev_, task_.group);
   if (group_->size() < 2) return;
   mine_ = &member_schedule(ctx_, dev_, task_, *group_, &tier_);
   if (!ctx_.interference) return;
   rendezvous_ = true;
-  ReplayContext* ctx = &ctx_;
-  DeviceRuntime* dev = &dev_;
-  const uint64_t key = instance_key(*group_, id_);
-  const int members = replayed_members(ctx_, *group_);
-  starts.kernel([ctx, dev, key, members] { ctx->rendezvous.arrive(key, members, *dev); });
+  ctx_.rendezvous.arrive(instance_key(*group_, id_), replayed_members(ctx_, *group_), dev_);
 }
 
 bool CommOp::next(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until) {
@@ -190,15 +186,11 @@ bool CommOp::next(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* 
     *until = sg4::Engine::get_clock() + tail_;
     return true;
   }
+  // A send (receives are the device loop's: it keeps one posted on each pipeline mailbox).
   if (batches_posted_++ > 0) return false;
-  if (task_.kind == TaskKind::kSend) {
-    DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
-    flows.push_back(put(task_.peer_offset > 0 ? peer->pp_forward : peer->pp_backward,
-                        static_cast<uint64_t>(task_.bytes)));
-    sent_ = task_.bytes;
-  } else {
-    flows.push_back(get(task_.peer_offset < 0 ? dev_.pp_forward : dev_.pp_backward));
-  }
+  DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
+  flows.push_back(put(task_.peer_offset > 0 ? peer->pp_forward : peer->pp_backward, static_cast<uint64_t>(task_.bytes)));
+  sent_ = task_.bytes;
   starts.start(flows.back());
   return true;
 }
@@ -240,16 +232,11 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
   return true;
 }
 
-Bytes CommOp::finish(StartBatch& starts) {
+Bytes CommOp::finish() {
   if (rendezvous_) {
-    ReplayContext* ctx = &ctx_;
-    DeviceRuntime* dev = &dev_;
-    const uint64_t key = instance_key(*group_, id_);
-    starts.kernel([ctx, dev, key] { ctx->rendezvous.leave(key, *dev); });
+    ctx_.rendezvous.leave(instance_key(*group_, id_), dev_);
   } else if (task_.kind == TaskKind::kSend && ctx_.interference) {
-    DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
-    DeviceRuntime* dev = &dev_;
-    starts.kernel([dev, peer] { end_transfer(*dev, *peer); });
+    end_transfer(dev_);  // the receiver ends its side when its receive completes (interference.hpp)
   }
   return sent_;
 }

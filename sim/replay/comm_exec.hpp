@@ -1,5 +1,5 @@
 // Communication tasks as SimGrid flows: collectives (step or bulk mode, folded groups) and
-// pipeline sends/receives, run by a device's loop (device_loop.hpp). A task moves its bytes in
+// pipeline sends, run by a device's loop (device_loop.cpp). A task moves its bytes in
 // batches of flows (one per step in step mode, one in bulk mode), each batch waited for whole
 // before the next is posted; bulk mode then holds the stream for the latencies of the steps it
 // merged.
@@ -22,19 +22,19 @@ int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
 // One communication task of one device, from its beginning to its end.
 class CommOp {
  public:
-  // Begins task `id` of dev's stage template (a collective, send or receive); anything that must
-  // run in kernel mode at its beginning goes to `starts`.
-  CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, StartBatch& starts);
+  // Begins task `id` of dev's stage template (a collective or a send; receives are the device
+  // loop's, device_loop.cpp).
+  CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id);
   // The task's next step, once the previous one is over: a batch of flows (appended to `flows`,
   // their starts to `starts`; maybe none for a batch that moves nothing), or a date until which
   // it holds the stream (*until >= 0: exchanges with a private switch, switch_shortcut.hpp;
   // bulk mode's merged latencies). False once the task is over.
   bool next(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
-  // Ends the task (its kernel-mode side to `starts`); returns the payload bytes it sent.
-  Bytes finish(StartBatch& starts);
+  // Ends the task; returns the payload bytes it sent.
+  Bytes finish();
 
  private:
-  void begin_collective(StartBatch& starts);
+  void begin_collective();
   bool collective_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
 
   ReplayContext& ctx_;

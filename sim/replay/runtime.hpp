@@ -15,6 +15,7 @@
 #include "sim/replay/collective_cache.hpp"
 #include "sim/replay/collective_choice.hpp"
 #include "sim/replay/compiled_stage.hpp"
+#include "sim/replay/device_kernel.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
 #include "sim/replay/progress.hpp"
@@ -40,6 +41,7 @@ struct DeviceRuntime {
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
   int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
+  DeviceKernel kernel;                              // compute in progress (device_kernel.hpp)
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily

@@ -17,7 +17,6 @@ struct StreamState {
   bool busy = false;               // a task (compute: a fused run of tasks) is in progress
   size_t run_end = 0;              // compute: index after the fused run in progress
   double start = 0;                // when the task in progress began
-  simgrid::s4u::ExecPtr exec;      // compute: the kernels in progress
   std::optional<CommOp> comm;      // communication: the task in progress
   std::vector<simgrid::s4u::CommPtr> flows;  // its current batch of flows
   size_t cursor = 0;               // flows[cursor..] not yet seen complete
