@@ -21,7 +21,7 @@ namespace {
 double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec& run) {
   double t = 0;
   for (size_t i = static_cast<size_t>(index + 1); index >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
-    t += kernel_time(bwd[i], run.platform.accelerator, run.precision);
+    t += kernel_time(bwd[i], run.platform.accelerator);
   return t;
 }
 
@@ -36,13 +36,13 @@ int last_expert_gemm(const std::vector<Kernel>& bwd) {
 
 BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
   if (!run.strategy.grad_accumulation_fusion)
-    bwd = with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+    bwd = with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
   const AcceleratorSpec& acc = run.platform.accelerator;
   BlockPassTimes t;
-  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);  // GEMM bounds below
+  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc);  // GEMM bounds below
   int last_gemm = -1;
   for (size_t i = 0; i < bwd.size(); ++i) {
-    const Seconds time = kernel_time(bwd[i], acc, run.precision);
+    const Seconds time = kernel_time(bwd[i], acc);
     (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += time;
     if (bwd[i].weight_grad || bwd[i].cls != KernelClass::kGemm) continue;
     if (last_gemm < 0) t.backward_first_gemm = time;
@@ -52,7 +52,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   bool first = true;
   for (const Kernel& k : fwd) {
     if (k.cls != KernelClass::kGemm) continue;
-    const Seconds time = kernel_time(k, acc, run.precision);
+    const Seconds time = kernel_time(k, acc);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
     t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
@@ -129,7 +129,7 @@ BlockTimes block_times(const RunSpec& run) {
   t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
   t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
   for (const Kernel& k : attention) {
-    const Seconds time = kernel_time(k, run.platform.accelerator, run.precision);
+    const Seconds time = kernel_time(k, run.platform.accelerator);
     if (is_core(k.name)) t.attention_core += time, ++t.attention_core_launches;
     if (k.cls == KernelClass::kAttention) t.attention_kernel += time;
   }
@@ -171,10 +171,11 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     }
     add_host_time(out, run, c, pass);
   }
-  out.params = static_cast<double>(device_params(run.model, layers, first, last, s.tp, s.ep).total());
+  const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
+  out.params = static_cast<double>(device.total());
   const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
-  for (const Kernel& k : optimizer_step(out.params, shard))
-    out.optimizer += kernel_time(k, run.platform.accelerator, run.precision);
+  for (const Kernel& k : iteration_step(device, shard, shard_of(run), run.fp8.param_gather))
+    out.optimizer += kernel_time(k, run.platform.accelerator);
   return out;
 }
 

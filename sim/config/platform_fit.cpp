@@ -27,6 +27,17 @@ std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
     return RuleViolation{"precision", "accelerator '" + p.accelerator.name + "' has no peak_flops entry for it",
                          to_string(run.precision), join_text(have)};
   }
+  if (is_fp8(run.precision) && p.accelerator.fp8_gemm_efficiency <= 0)
+    return RuleViolation{"precision",
+                         "needs the fraction of its 8-bit peak accelerator '" + p.accelerator.name +
+                             "' reaches on large GEMMs, and platform '" + p.name +
+                             "' gives no accelerator.fp8_gemm_efficiency",
+                         to_string(run.precision), "bf16, or add accelerator.fp8_gemm_efficiency to the platform"};
+  if (is_fp8(run.precision) && peaks.count(Precision::kBf16) == 0 && peaks.count(Precision::kFp16) == 0)
+    return RuleViolation{"precision",
+                         "keeps attention, norms and the router in 16 bit, and accelerator '" + p.accelerator.name +
+                             "' lists no bf16 or fp16 peak",
+                         to_string(run.precision), "add a bf16 peak to the platform"};
   return std::nullopt;
 }
 

@@ -30,7 +30,7 @@ void read_peak_flops(MapReader& acc, AcceleratorSpec* a) {
 AcceleratorSpec read_accelerator(MapReader& r) {
   auto acc = r.map("accelerator", Need::kRequired,
                    {"name", "peak_flops", "memory_capacity", "memory_bandwidth", "compute_units", "gemm_tile_m",
-                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead",
+                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "fp8_gemm_efficiency", "gemm_k_overhead",
                     "attention_efficiency", "attention_k_overhead", "memory_efficiency", "kernel_overhead",
                     "dropout_rng_rate", "comm_interference"});
   AcceleratorSpec a;
@@ -45,6 +45,7 @@ AcceleratorSpec read_accelerator(MapReader& r) {
   acc->read_bool("gemm_wave_quantization", &a.gemm_wave_quantization, Need::kOptional);
   acc->read_number("gemm_k_overhead", &a.gemm_k_overhead, Need::kOptional, k_overhead_range());
   acc->read_number("gemm_efficiency", &a.gemm_efficiency, Need::kOptional, efficiency_range());
+  acc->read_number("fp8_gemm_efficiency", &a.fp8_gemm_efficiency, Need::kOptional, efficiency_range());
   acc->read_number("attention_efficiency", &a.attention_efficiency, Need::kOptional, efficiency_range());
   acc->read_number("attention_k_overhead", &a.attention_k_overhead, Need::kOptional, k_overhead_range());
   acc->read_number("memory_efficiency", &a.memory_efficiency, Need::kOptional, efficiency_range());

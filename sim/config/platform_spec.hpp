@@ -5,7 +5,8 @@
 //   description: "..."
 //   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
 //                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
-//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, gemm_k_overhead: 64,
+//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, fp8_gemm_efficiency: 0.7,
+//                 gemm_k_overhead: 64,
 //                 attention_efficiency: 0.6, attention_k_overhead: 0, memory_efficiency: 0.8, kernel_overhead: 4us,
 //                 dropout_rng_rate: 0.8e12, comm_interference: 0.05}
 //   tiers:            # innermost first; each tier joins groups of the previous one
@@ -34,8 +35,13 @@ struct AcceleratorSpec {
   bool gemm_wave_quantization = true;                // false: the GEMM library balances the last wave
                                                      // (stream-K / split-K), so no wave is partly idle
   double gemm_efficiency = 0.8;                      // fraction of peak a large, well-shaped GEMM reaches
+  double fp8_gemm_efficiency = 0;                    // the same for 8-bit GEMMs (fp8, mxfp8), as a fraction
+                                                     // of the 8-bit peak; 0 = not given (a run in fp8 on a
+                                                     // card with an 8-bit peak is then refused)
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
-                                                     // in K-steps: a GEMM of depth K runs at K/(K + this)
+                                                     // in K-steps of a 16-bit GEMM: a GEMM of depth K runs
+                                                     // at K/(K + this); an 8-bit GEMM's K-steps are shorter
+                                                     // by its rate ratio, so the same fixed time is more of them
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
   double attention_k_overhead = 0;                   // fixed cost of each query tile of fused attention, in
                                                      // keys: queries attending L keys run at L/(L + this)

@@ -128,11 +128,27 @@ void read_collectives(MapReader& run, const StrategySpec& st, std::map<std::stri
   }
 }
 
+// `fp8:` only with an 8-bit precision; mxfp8 has the mxfp8 recipe and fp8 the other two.
+void read_fp8(MapReader& r, RunSpec* run) {
+  run->fp8.recipe = run->precision == Precision::kMxfp8 ? Fp8Recipe::kMxfp8 : Fp8Recipe::kDelayed;
+  auto f = r.map("fp8", Need::kOptional, {"recipe", "param_gather"});
+  if (!f) return;
+  if (!is_fp8(run->precision))
+    r.fail("fp8", std::string("applies only to runs in fp8 or mxfp8, and this run's precision is ") +
+                      to_string(run->precision), "a map", "remove it, or set precision: fp8");
+  f->read_enum("recipe", &run->fp8.recipe, Need::kOptional, fp8_recipe_names());
+  const bool mx = run->precision == Precision::kMxfp8;
+  if (mx != (run->fp8.recipe == Fp8Recipe::kMxfp8))
+    f->fail("recipe", std::string("does not match precision ") + to_string(run->precision), f->text_of("recipe"),
+            mx ? "mxfp8 (the only recipe of precision mxfp8)" : "delayed or current (mxfp8 needs precision: mxfp8)");
+  f->read_bool("param_gather", &run->fp8.param_gather, Need::kOptional);
+}
+
 }  // namespace
 
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
   MapReader r(source, root, "",
-              {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
+              {"name", "description", "model", "platform", "devices", "precision", "fp8", "seq_len", "global_batch",
                "micro_batch", "strategy", "collectives", "framework", "framework_overhead", "flash_attention",
                "dropout"});
   RunSpec run;
@@ -143,6 +159,7 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
   r.read_string("platform", &refs->platform, Need::kRequired);
   r.read_int("devices", &run.devices, Need::kRequired, 1, kMaxDevices);
   r.read_enum("precision", &run.precision, Need::kRequired, precision_names());
+  read_fp8(r, &run);
   r.read_int("seq_len", &run.seq_len, Need::kRequired, 1);
   r.read_int("global_batch", &run.global_batch, Need::kRequired, 1);
   r.read_int("micro_batch", &run.micro_batch, Need::kOptional, 1);

@@ -4,7 +4,8 @@
 //   model: llama3-8b            # preset name or path to a model YAML
 //   platform: dgx-h100-superpod # preset name or path to a platform YAML
 //   devices: 64
-//   precision: bf16
+//   precision: bf16             # fp8 / mxfp8: weight GEMMs in 8 bits, the rest in bf16
+//   fp8: {recipe: delayed, param_gather: false}   # fp8 and mxfp8 runs only (fp8_spec.hpp)
 //   seq_len: 8192
 //   global_batch: 512           # sequences per iteration
 //   micro_batch: 1              # sequences per micro-batch per pipeline
@@ -26,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/fp8_spec.hpp"
 #include "sim/config/framework_spec.hpp"
 #include "sim/config/model_spec.hpp"
 #include "sim/config/platform_spec.hpp"
@@ -93,6 +95,7 @@ struct RunSpec {
   PlatformSpec platform;
   int devices = 0;
   Precision precision = Precision::kBf16;
+  Fp8Spec fp8;                                   // quantization recipe of fp8/mxfp8 runs
   int seq_len = 0;
   int global_batch = 0;                          // sequences per iteration
   int micro_batch = 1;                           // sequences per micro-batch

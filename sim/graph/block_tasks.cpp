@@ -58,7 +58,7 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
     ctx.pending.pop_back();
   };
   if (i == m.first_gemm && rules.gather_before_first_gemm) {
-    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
     if (tp_overlap(ctx)) defer_last();
   }
   if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
@@ -134,7 +134,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
     if (i == m.last_gemm && regather && part != BackwardPart::kWeightGrad)
       gathered_input = add_comm_after_compute(
-          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, role, mb, layer));
+          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, role, mb, layer));
     last = add_compute(ctx, t, wgrad);
     if (wgrad && i > m.last_gemm && gathered_input >= 0) ctx.graph.add_dependency(static_cast<TaskId>(gathered_input), static_cast<TaskId>(last));
     if (attention && cp)

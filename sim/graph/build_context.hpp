@@ -17,12 +17,14 @@ struct BuildContext {
   KernelTemplates kernels;
   std::vector<ChunkLayers> chunks;
   // Payload sizes, bytes.
-  Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce buffer / SP gathered tensor
+  Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce / reduce-scatter buffer
+  Bytes tp_gather_bytes = 0;  // the SP all-gathered tensor (FP8 in 8-bit runs; run_payloads.hpp)
   Bytes cp_kv_bytes = 0;   // K and V of the whole context on this device (gathered over cp)
   Bytes ep_bytes = 0;      // tokens one device sends in an all-to-all (dispatch or combine)
   Bytes pp_bytes = 0;      // one activation (or its gradient) crossing a stage boundary
   Bytes grad_element = 0;  // bytes per gradient element in the DP reduction
   Bytes param_element = 0; // bytes per parameter element in ZeRO all-gathers
+  Bytes weight_element = 0; // bytes per 16-bit model weight (parameter buckets are sized in it)
   // Tasks the next compute kernel must wait for (collective results, received activations).
   std::vector<TaskId> pending;
   // Tasks of the last backward pass per chunk that complete each layer's weight gradients,

@@ -23,7 +23,7 @@ Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole ro
   t.label = graph.label(k.name);
   t.flops = k.flops;
   t.bytes = k.bytes;
-  t.duration = kernel_time(k, run.platform.accelerator, run.precision);
+  t.duration = kernel_time(k, run.platform.accelerator);
   return t;
 }
 
@@ -55,7 +55,7 @@ void set_marks(BlockTemplate& b, const StageGraph& graph) {
 // weight-gradient GEMM without gradient accumulation fusion).
 std::vector<Kernel> accumulating(const std::vector<Kernel>& bwd, const RunSpec& run) {
   if (run.strategy.grad_accumulation_fusion) return bwd;
-  return with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+  return with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
 }
 
 BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
@@ -84,7 +84,7 @@ double params_of_layer(const RunSpec& run, int layer) {
 
 }  // namespace
 
-KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params) {
+KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, const ParamCount& stage_params) {
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
   KernelTemplates k;
@@ -106,7 +106,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, dou
   opt.role = TaskRole::kOptimizer;
   opt.kernel_class = KernelClass::kOptimizer;
   opt.label = graph.label("optimizer.step");
-  for (const auto& kernel : optimizer_step(stage_params, shard)) {
+  for (const auto& kernel : iteration_step(stage_params, shard, sh, run.fp8.param_gather)) {
     const Task t = to_task(kernel, run, graph, TaskRole::kOptimizer);
     opt.flops += t.flops;
     opt.bytes += t.bytes;

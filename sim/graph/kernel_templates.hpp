@@ -2,6 +2,7 @@
 // duration from the accelerator's roofline) once per stage, then copied per micro-batch/layer.
 // This is the one place the graph builder calls into the model catalogue.
 #pragma once
+#include "sim/model/params.hpp"
 #include <vector>
 
 #include "sim/config/run_spec.hpp"
@@ -37,6 +38,6 @@ struct KernelTemplates {
 };
 
 // `stage_params` is the parameter count this device holds (for the optimizer kernel).
-[[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params);
+[[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, const ParamCount& stage_params);
 
 }  // namespace trainsim

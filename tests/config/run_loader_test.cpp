@@ -170,3 +170,32 @@ TEST_CASE("dropout takes attention and hidden probabilities below one, default o
   const auto typo = write_yaml("typodrop.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "dropout: {residual: 0.1}\n"));
   CHECK_THAT(config_error([&] { (void)load_run(typo); }).what(), Catch::Contains("valid: attention, hidden"));
 }
+
+namespace {
+// run_yaml() on the FP8 fixture platform, in `precision`, with `fp8` lines appended.
+std::string fp8_run_yaml(const std::string& precision, const std::string& fp8) {
+  std::string text = run_yaml("strategy: {tp: 4, dp: 2}", fp8);
+  const std::string from = "platforms/tiny-cluster.yaml", to = "platforms/tiny-fp8-cluster.yaml";
+  text.replace(text.find(from), from.size(), to);
+  text.replace(text.find("precision: bf16"), std::string("precision: bf16").size(), "precision: " + precision);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("an fp8 run takes delayed scaling unless it names current scaling", "[config][fp8]") {
+  const RunSpec plain = load_run(write_yaml("fp8-plain.yaml", fp8_run_yaml("fp8", "")));
+  CHECK(plain.fp8.recipe == Fp8Recipe::kDelayed);
+  CHECK_FALSE(plain.fp8.param_gather);
+  const RunSpec cs = load_run(write_yaml("fp8-cs.yaml", fp8_run_yaml("fp8", "fp8: {recipe: current, param_gather: true}")));
+  CHECK(cs.fp8.recipe == Fp8Recipe::kCurrent);
+  CHECK(cs.fp8.param_gather);
+}
+
+TEST_CASE("an fp8 recipe that does not match the precision names both", "[config][fp8]") {
+  const auto bad = write_yaml("fp8-mx.yaml", fp8_run_yaml("fp8", "fp8: {recipe: mxfp8}"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.key_path() == "fp8.recipe");
+  CHECK_THAT(e.what(), Catch::Contains("(got 'mxfp8')") && Catch::Contains("delayed or current"));
+  const auto typo = write_yaml("fp8-typo.yaml", fp8_run_yaml("fp8", "fp8: {recipe: delay}"));
+  CHECK_THAT(config_error([&] { (void)load_run(typo); }).what(), Catch::Contains("delayed, current, mxfp8"));
+}
