@@ -55,7 +55,7 @@ std::string symbolic_collectives(const RunSpec& run) {
     << "  # the SP all-gather: FP8 in 8-bit runs (cast before the gather)\n"
     << "S_cp = 2*b*s*" << local_kv_heads(m, sh) * head_dim_of(m) << "*e  # K and V of the local kv heads\n";
   if (m.is_moe())
-    o << "S_ep = b*s/cp/" << (st.sequence_parallel ? "t" : "1") << "*" << m.moe.top_k << "*" << num(m.moe.capacity_factor)
+    o << "S_ep = b*s/cp/" << (st.sequence_parallel ? "t" : "1") << "*" << m.moe.top_k << "*" << num(run.expert_load())
       << "*h*e  # tokens x top_k x capacity factor\n";
   o << "S_bucket = " << num(st.grad_bucket_size) << "  # one full DP bucket, bytes (buckets close at layer ends)\n";
   const CollectiveKind tp_reduce = st.sequence_parallel ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;

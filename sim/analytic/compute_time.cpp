@@ -79,13 +79,15 @@ Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc) {
   const Seconds memory = k.bytes > 0 ? k.bytes / (acc.memory_bandwidth * acc.memory_efficiency) : 0.0;
   Seconds compute = 0;
   if (k.cls == KernelClass::kGemm && k.flops > 0) {
-    compute = k.flops / (peak_flops(acc, k.precision) * gemm_level(acc, k.precision) * wave_efficiency(k.gemm, acc) *
+    GemmShape each = k.gemm;  // the shape of one launch (a grouped GEMM run as one GEMM per expert)
+    each.batch = std::max<int64_t>(1, k.gemm.batch / std::max(1, k.launches));
+    compute = k.flops / (peak_flops(acc, k.precision) * gemm_level(acc, k.precision) * wave_efficiency(each, acc) *
                          depth_efficiency(k.gemm, acc, k.precision));
   } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
     compute = k.flops / (peak_flops(acc, k.precision) * acc.attention_efficiency * attention_depth_efficiency(k, acc));
     if (acc.dropout_rng_rate > 0) compute += k.random_elements / acc.dropout_rng_rate;
   }
-  return std::max(compute, memory) + acc.kernel_overhead;
+  return std::max(compute, memory) + acc.kernel_overhead * std::max(1, k.launches);
 }
 
 }  // namespace trainsim

@@ -37,10 +37,11 @@ namespace trainsim {
 [[nodiscard]] double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc);
 
 // Roofline: max(flops / (peak[k.precision]·eff), bytes / (memory_bandwidth·memory_efficiency))
-// + kernel_overhead, with eff = gemm_level·wave_efficiency·depth_efficiency for kGemm and
+// + kernel_overhead·launches, with eff = gemm_level·wave_efficiency·depth_efficiency for kGemm and
 // attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays
 // random_elements / dropout_rng_rate when the accelerator models it. Memory-bound classes
-// (elementwise, embedding, optimizer) use only the bytes term.
+// (elementwise, embedding, optimizer) use only the bytes term. A GEMM launched as `launches`
+// kernels (Kernel::launches) has its waves counted per launch (batch / launches each).
 [[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc);
 
 }  // namespace trainsim

@@ -34,6 +34,12 @@ int last_expert_gemm(const std::vector<Kernel>& bwd) {
   return last;
 }
 
+int launches(const std::vector<Kernel>& kernels) {
+  int n = 0;
+  for (const Kernel& k : kernels) n += k.launches;
+  return n;
+}
+
 BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
   if (!run.strategy.grad_accumulation_fusion)
     bwd = with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
@@ -57,8 +63,13 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_last_gemm = time;
     t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
   }
-  t.forward_launches = static_cast<int>(fwd.size());
-  t.backward_launches = static_cast<int>(bwd.size());
+  t.forward_launches = launches(fwd);
+  t.backward_launches = launches(bwd);
+  for (const Kernel& k : fwd) {
+    if (k.name.rfind("moe_expert", 0) == 0) break;
+    t.forward_before_dispatch += kernel_time(k, acc);
+    t.forward_launches_before_dispatch += k.launches;
+  }
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
   t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
   return t;
@@ -79,14 +90,27 @@ void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   b.backward_launches += tp + ep;
 }
 
-// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward.
+// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward,
+// the forward's since its last host synchronisation (FrameworkMoe::dispatch_sync) and the host time
+// the segments that syncs closed left exposed.
 struct ChunkPass {
   double forward = 0, backward = 0;
   int forward_launches = 0, backward_launches = 0;
+  double forward_synced_exposed = 0;
   void add(const BlockPassTimes& b) {
     forward += b.forward;
     backward += b.backward_input + b.weight_grad;
     forward_launches += b.forward_launches;
+    backward_launches += b.backward_launches;
+  }
+  // An MoE block whose dispatcher syncs: the part before the dispatch closes a segment.
+  void add_synced(const BlockPassTimes& b, const HostCosts& h) {
+    forward += b.forward_before_dispatch;
+    forward_launches += b.forward_launches_before_dispatch;
+    forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
+    forward = b.forward - b.forward_before_dispatch;
+    forward_launches = b.forward_launches - b.forward_launches_before_dispatch;
+    backward += b.backward_input + b.weight_grad;
     backward_launches += b.backward_launches;
   }
   void add_recompute(double seconds, int launches) {
@@ -108,10 +132,14 @@ void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, Ch
   if (!h.any()) return;
   p.forward_launches += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
   p.backward_launches += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
-  s.forward += exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
+  s.forward += p.forward_synced_exposed +
+               exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
   s.backward_input +=
       exposed_host_time(h, p.backward, p.backward_launches, backward_instructions(c.has_embedding, c.has_output));
 }
+
+// Whether an MoE block's dispatcher synchronises with the host (as the graph builder's block_tasks).
+bool dispatch_syncs(const RunSpec& run) { return run.framework.moe.dispatch_sync && !run.moe.pad_to_capacity; }
 
 }  // namespace
 
@@ -146,18 +174,15 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     first = first || c.has_embedding;
     last = last || c.has_output;
     ChunkPass pass;
-    for (const BlockPassTimes* b : {c.has_embedding ? &t.embedding : nullptr, c.has_output ? &t.output : nullptr}) {
-      if (b == nullptr) continue;
-      add(out, *b);
-      pass.add(*b);
-    }
+    if (c.has_embedding) add(out, t.embedding), pass.add(t.embedding);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       layers.push_back(l);
-      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? t.moe : t.mlp;
-      for (const BlockPassTimes* b : {&t.attention, &ffn}) {
-        add(out, *b);
-        pass.add(*b);
-      }
+      const bool moe = is_moe_layer(run.model, l);
+      const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
+      add(out, t.attention), pass.add(t.attention);
+      add(out, ffn);
+      if (moe && dispatch_syncs(run)) pass.add_synced(ffn, run.framework.host);
+      else pass.add(ffn);
       double recompute = 0;
       int recompute_launches = 0;
       if (s.recompute == Recompute::kSelective) recompute = t.attention_core, recompute_launches = t.attention_core_launches;
@@ -169,6 +194,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       out.recompute += recompute;
       pass.add_recompute(recompute, recompute_launches);
     }
+    if (c.has_output) add(out, t.output), pass.add(t.output);
     add_host_time(out, run, c, pass);
   }
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);

@@ -37,6 +37,14 @@ void read_memory(MapReader& r, FrameworkMemory* mem) {
   m->read_bool("keeps_stage_outputs", &mem->keeps_stage_outputs, Need::kOptional);
 }
 
+void read_moe(MapReader& r, FrameworkMoe* moe) {
+  auto m = r.map("moe", Need::kOptional, {"dispatch_sync", "grouped_gemm"});
+  if (!m) return;
+  m->read_bool("dispatch_sync", &moe->dispatch_sync, Need::kOptional);
+  static const EnumNames<bool> grouped_gemm = {{"per_expert", true}, {"grouped", false}};
+  m->read_enum("grouped_gemm", &moe->per_expert_gemms, Need::kOptional, grouped_gemm);
+}
+
 // The keys of a framework document, read onto `spec` (absent keys keep its values, so a run's
 // map can change a few keys of its base preset).
 void read_framework_keys(MapReader& r, FrameworkSpec* spec) {
@@ -44,13 +52,14 @@ void read_framework_keys(MapReader& r, FrameworkSpec* spec) {
   read_host(r, &spec->host);
   r.read_enum("partition", &spec->partition, Need::kOptional, partition_names());
   read_memory(r, &spec->memory);
+  read_moe(r, &spec->moe);
 }
 
 FrameworkSpec load_framework_file(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   YamlSource source(file.string());
   YAML::Node root = load_yaml_file(file);
   apply_overrides(root, overrides, source);
-  MapReader r(source, root, "", {"name", "description", "host", "partition", "memory"});
+  MapReader r(source, root, "", {"name", "description", "host", "partition", "memory", "moe"});
   FrameworkSpec spec;
   r.read_string("name", &spec.name, Need::kRequired);
   read_framework_keys(r, &spec);
@@ -74,7 +83,7 @@ FrameworkSpec load_run_framework(YamlSource& source, YAML::Node run_root, const 
   }
   // A map: an optional `base:` preset, then its own keys on top.
   apply_overrides(node, overrides, source);
-  MapReader r(source, node, "framework", {"base", "name", "description", "host", "partition", "memory"});
+  MapReader r(source, node, "framework", {"base", "name", "description", "host", "partition", "memory", "moe"});
   FrameworkSpec spec;
   std::string base_ref;
   if (r.read_string("base", &base_ref, Need::kOptional))

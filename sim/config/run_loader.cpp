@@ -144,13 +144,24 @@ void read_fp8(MapReader& r, RunSpec* run) {
   f->read_bool("param_gather", &run->fp8.param_gather, Need::kOptional);
 }
 
+void read_moe_routing(MapReader& r, MoeRouting* moe) {
+  auto m = r.map("moe", Need::kOptional, {"imbalance", "capacity_factor", "pad_to_capacity"});
+  if (!m) return;
+  m->read_number("imbalance", &moe->imbalance, Need::kOptional, expert_imbalance_range());
+  m->read_number("capacity_factor", &moe->capacity_factor, Need::kOptional, capacity_factor_range());
+  m->read_bool("pad_to_capacity", &moe->pad_to_capacity, Need::kOptional);
+  if (moe->pad_to_capacity && moe->capacity_factor <= 0)
+    m->fail("pad_to_capacity", "pads each expert to its capacity, and the run gives no moe.capacity_factor", "true",
+            "false, or a capacity_factor such as 1.25 beside it");
+}
+
 }  // namespace
 
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
   MapReader r(source, root, "",
               {"name", "description", "model", "platform", "devices", "precision", "fp8", "seq_len", "global_batch",
                "micro_batch", "strategy", "collectives", "framework", "framework_overhead", "flash_attention",
-               "dropout"});
+               "dropout", "moe"});
   RunSpec run;
   run.source_file = source.file();
   r.read_string("name", &run.name, Need::kRequired);
@@ -172,6 +183,7 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
     d->read_number("attention", &run.dropout.attention, Need::kOptional, fraction_below_one());
     d->read_number("hidden", &run.dropout.hidden, Need::kOptional, fraction_below_one());
   }
+  read_moe_routing(r, &run.moe);
   return run;
 }
 

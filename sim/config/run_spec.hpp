@@ -21,7 +21,9 @@
 //   framework_overhead: 2GiB    # per-device memory held besides what `framework` models
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 //   dropout: {attention: 0.1, hidden: 0.1}   # probabilities; default 0 (no dropout)
+//   moe: {imbalance: 1.0, capacity_factor: 0, pad_to_capacity: false}   # MoE routing (MoeRouting)
 #pragma once
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +89,21 @@ struct DropoutSpec {
   [[nodiscard]] bool any() const { return attention > 0 || hidden > 0; }
 };
 
+// How a run routes tokens to experts (MoE models; Megatron-Core's router options). The replay
+// gives every expert-parallel rank the busiest rank's load: the all-to-alls make the whole group
+// wait for it.
+struct MoeRouting {
+  // Routed rows the busiest expert-parallel rank receives, relative to an even share (>= 1);
+  // 1 = balanced, as benchmarks that force-balance tokens (--moe-router-force-load-balancing).
+  double imbalance = 1;
+  // --moe-expert-capacity-factor: an expert accepts at most this many times its even share and
+  // drops the rest; 0 = dropless (the model's capacity_factor, a padding factor, then applies).
+  double capacity_factor = 0;
+  // --moe-pad-expert-input-to-capacity: every expert runs exactly capacity_factor times its even
+  // share (static shapes: the dispatcher needs no host synchronisation).
+  bool pad_to_capacity = false;
+};
+
 struct RunSpec {
   std::string name;
   std::string description;
@@ -106,7 +123,15 @@ struct RunSpec {
   bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
                                                  // and context as separate kernels (Megatron before 2022)
   DropoutSpec dropout;                           // off unless the run sets it
+  MoeRouting moe;                                // routing and capacity (MoE models)
 
+  // Derived: routed rows each expert-parallel rank processes, relative to an even share: the
+  // capacity when padded, else min(imbalance, capacity) when dropping, else imbalance times the
+  // model's padding factor (1 in every preset).
+  double expert_load() const {
+    if (moe.capacity_factor > 0) return moe.pad_to_capacity ? moe.capacity_factor : std::min(moe.imbalance, moe.capacity_factor);
+    return moe.imbalance * model.moe.capacity_factor;
+  }
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
 };

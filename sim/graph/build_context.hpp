@@ -35,6 +35,10 @@ struct BuildContext {
   // ZeRO-1/2 with overlap: the start-of-iteration parameter gather (bucket) each layer's first
   // forward waits for, by global layer index; -1 when none is pending.
   std::vector<int64_t> layer_param_gather;
+  // Host time (sim/graph/host_time.hpp): where the current host segment began (its pass, or the
+  // last host synchronisation inside it) and the launches beyond one per task issued since.
+  size_t host_segment_start = 0;
+  int host_extra_launches = 0;
 };
 
 // Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,

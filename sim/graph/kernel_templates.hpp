@@ -11,8 +11,9 @@
 namespace trainsim {
 
 // Where a block's communication regions begin and end: the first and last GEMM (bounds of the TP
-// region) and the first and last expert GEMM (bounds of the EP dispatch/combine), as indices into
-// the kernel list, -1 when absent. Weight-gradient kernels never bound a region.
+// region) and the first expert kernel and last expert GEMM (bounds of the EP dispatch/combine: the
+// dispatch comes before the experts' input quantization in 8-bit runs), as indices into the kernel
+// list, -1 when absent. Weight-gradient kernels never bound a region.
 struct BlockMarks {
   int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
 };
@@ -21,6 +22,9 @@ struct BlockTemplate {
   std::vector<Task> forward;   // in execution order
   std::vector<Task> backward;  // in execution order; weight-gradient kernels flagged by wgrad
   std::vector<uint8_t> wgrad;  // wgrad[i]: backward[i] computes weight gradients (zero-bubble W)
+  // Launches beyond one of each kernel (a grouped GEMM run as one GEMM per expert), for the host
+  // time; empty when every kernel is one launch.
+  std::vector<uint16_t> forward_extra_launches, backward_extra_launches;
   BlockMarks forward_marks, backward_marks;  // fixed per template: computed once
 };
 

@@ -35,6 +35,9 @@ struct Kernel {
   // 16-bit (Transformer Engine runs only its Linear modules' GEMMs in FP8). Memory-bound classes
   // ignore it: their bytes already count each tensor at its own width.
   Precision precision = Precision::kBf16;
+  // Kernels the work is launched as: 1, or for a grouped GEMM run as one GEMM per local expert the
+  // batch count (each launch pays the launch and tile costs on its own 1/launches of the work).
+  int launches = 1;
 };
 
 }  // namespace trainsim

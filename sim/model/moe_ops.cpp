@@ -20,6 +20,14 @@ int64_t shared_width(const ModelSpec& m, const Shard& sh) {
 }
 int64_t gated_factor(const ModelSpec& m) { return m.gated_ffn ? 2 : 1; }
 
+// The expert GEMMs as the framework launches them: one grouped kernel, or one kernel per expert.
+std::vector<Kernel> as_launched(std::vector<Kernel> kernels, const Shard& sh, int64_t experts) {
+  if (!sh.per_expert_gemms) return kernels;
+  for (Kernel& k : kernels)
+    if (k.cls == KernelClass::kGemm) k.launches = static_cast<int>(experts);
+  return kernels;
+}
+
 // Grouped GEMMs and activation of the local experts, forward or backward.
 std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool backward) {
   const Precision gp = sh.precision;
@@ -42,7 +50,7 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
                  elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab)});
     append(out, quantize_kernels("moe_expert_fc2.input", act_elements, sh, true));
     out.push_back(gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gp));
-    return out;
+    return as_launched(out, sh, experts);
   }
   std::vector<Kernel> out = quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true);
   append(out, {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gp),
@@ -51,13 +59,13 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
   append(out, quantize_kernels("moe_expert_fc1.output_grad", rows_fc1, sh, true));
   append(out, {gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gp),
                gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gp, true)});
-  return out;
+  return as_launched(out, sh, experts);
 }
 
 }  // namespace
 
 int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
-  const double rows = m.moe.capacity_factor * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
+  const double rows = sh.expert_load * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
                       sh.ep / static_cast<double>(m.moe.experts);
   return static_cast<int64_t>(std::ceil(rows * (1 - 1e-12)));  // tolerate rounding of exact quotients
 }

@@ -15,6 +15,8 @@ Shard shard_of(const RunSpec& run) {
   sh.sequence_parallel = run.strategy.sequence_parallel;
   sh.cp = run.strategy.cp;
   sh.ep = run.strategy.ep;
+  sh.expert_load = run.model.is_moe() ? run.expert_load() : 1.0;
+  sh.per_expert_gemms = run.framework.moe.per_expert_gemms;
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;

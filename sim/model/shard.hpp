@@ -18,6 +18,8 @@ struct Shard {
   bool sequence_parallel = false;  // Megatron SP: norms/residuals run on b*s/t tokens
   int cp = 1;                      // context-parallel degree
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
+  double expert_load = 1;          // routed rows per local expert over an even share (RunSpec::expert_load)
+  bool per_expert_gemms = false;   // grouped expert GEMMs run as one kernel per local expert (framework)
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
