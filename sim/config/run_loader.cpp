@@ -63,7 +63,8 @@ void read_stage_layers(MapReader& r, std::vector<int>* out) {
 void read_strategy(MapReader& run, StrategySpec* st) {
   auto r = run.map("strategy", Need::kOptional,
                    {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
-                    "first_stage_layers", "last_stage_layers", "stage_layers", "zero_stage",
+                    "first_stage_layers", "last_stage_layers", "stage_layers", "account_for_embedding",
+                    "account_for_loss", "zero_stage",
                     "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision",
                     "grad_accumulation_fusion", "mesh_order", "overlap"});
   if (!r) return;
@@ -78,6 +79,8 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   r->read_int("first_stage_layers", &st->first_stage_layers, Need::kOptional, 0);
   r->read_int("last_stage_layers", &st->last_stage_layers, Need::kOptional, 0);
   read_stage_layers(*r, &st->stage_layers);
+  r->read_bool("account_for_embedding", &st->account_for_embedding, Need::kOptional);
+  r->read_bool("account_for_loss", &st->account_for_loss, Need::kOptional);
   r->read_int("zero_stage", &st->zero_stage, Need::kOptional, 0, 3);
   r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
   r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);

@@ -45,6 +45,11 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
   }
   const PipelineSplit split = pipeline_split(run);
   const std::string problem = split_problem(split);
+  if (!problem.empty() && (s.account_for_embedding || s.account_for_loss)) {
+    const char* key = s.account_for_embedding ? "strategy.account_for_embedding" : "strategy.account_for_loss";
+    src.fail_at(key, problem, "true",
+                "false, or a pp x virtual_stages that divides the layers plus the counted embedding/loss");
+  }
   if (!problem.empty() && !split.uneven()) {
     const std::vector<long long> valid = m.layers % s.pp == 0 ? divisors(m.layers / s.pp) : std::vector<long long>{1};
     src.fail_at("strategy.virtual_stages", problem, str(s.virtual_stages), list_numbers(valid));

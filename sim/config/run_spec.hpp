@@ -11,7 +11,7 @@
 //   micro_batch: 1              # sequences per micro-batch per pipeline
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, first_stage_layers: 0, last_stage_layers: 0,
-//              stage_layers: [],
+//              stage_layers: [], account_for_embedding: false, account_for_loss: false,
 //              zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
@@ -61,6 +61,11 @@ struct StrategySpec {
   // Explicit layers of every stage, in order (DeepSpeed partition_method "uniform" lists,
   // MindSpeed --num-layer-list); empty = derived (first/last, the framework's method, even).
   std::vector<int> stage_layers;
+  // Megatron-Core --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split:
+  // the embedding (loss) counts as one layer when the even split is cut, so the first (last) model
+  // chunk holds one transformer layer fewer (sim/strategy/stage_layout.hpp).
+  bool account_for_embedding = false;
+  bool account_for_loss = false;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage

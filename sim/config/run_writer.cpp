@@ -66,6 +66,8 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  sequence_parallel: " << yes_no(s.sequence_parallel) << "\n  schedule: " << quoted(s.schedule)
       << "\n  virtual_stages: " << s.virtual_stages << "\n  first_stage_layers: " << s.first_stage_layers
       << "\n  last_stage_layers: " << s.last_stage_layers << stage_layers_line(s.stage_layers)
+      << "\n  account_for_embedding: " << yes_no(s.account_for_embedding)
+      << "\n  account_for_loss: " << yes_no(s.account_for_loss)
       << "\n  zero_stage: " << s.zero_stage
       << "\n  recompute: " << recompute_name(s.recompute) << "\n  recompute_layers: " << s.recompute_layers
       << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
