@@ -7,7 +7,9 @@
 // benchmarks/gemm/benchmark_gemm.py does without weight caching) delayed scaling gives 1.69x and
 // current scaling 1.57x. The preset's kernel parameters are used with the H200 NVL's peaks and HBM
 // bandwidth (NVIDIA H200 datasheet, "H200 NVL": BF16 1,671 and FP8 3,341 TFLOPS with sparsity, i.e.
-// 835.5 / 1,670.5 dense; 4.8 TB/s).
+// 835.5 / 1,670.5 dense; 4.8 TB/s), and the isolated FP8/BF16 GEMM level ratio 0.966 that the preset's
+// comment derives from the pre-quantized figure (its fp8_gemm_efficiency is the lower training level,
+// calibrated on training runs).
 #include <catch2/catch.hpp>
 #include <vector>
 
@@ -34,10 +36,13 @@ std::vector<Shape> five_b_layer() {
   return out;
 }
 
+constexpr double kIsolatedLevelRatio = 0.966;  // FP8 over BF16 GEMM level of isolated kernels
+
 AcceleratorSpec h200_nvl() {
   AcceleratorSpec a = load_platform("dgx-h100-superpod").accelerator;
   a.peak_flops = {{Precision::kBf16, 835.5e12}, {Precision::kFp8, 1670.5e12}};
   a.memory_bandwidth = 4.8e12;
+  a.fp8_gemm_efficiency = kIsolatedLevelRatio * a.gemm_efficiency;
   return a;
 }
 
@@ -58,7 +63,7 @@ double layer_seconds(const AcceleratorSpec& acc, Precision p, bool autocast, Fp8
 }
 }  // namespace
 
-TEST_CASE("the H100 preset's fp8 GEMM level reproduces TE's pre-quantized 1.92x on Hopper", "[analytic][fp8]") {
+TEST_CASE("an isolated fp8 GEMM level of 0.966 x bf16 reproduces TE's pre-quantized 1.92x on Hopper", "[analytic][fp8]") {
   const AcceleratorSpec acc = h200_nvl();
   const double bf16 = layer_seconds(acc, Precision::kBf16, false, Fp8Recipe::kDelayed);
   const double fp8 = layer_seconds(acc, Precision::kFp8, false, Fp8Recipe::kDelayed);
