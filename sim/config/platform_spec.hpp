@@ -82,6 +82,13 @@ struct UncalibratedParameter {
   std::string value;  // its value as written
 };
 
+// A key the file left out and the default it took, e.g. {"accelerator.kernel_overhead", "0s"}:
+// `check` prints these, since a left-out efficiency or overhead is an optimistic assumption.
+struct DefaultedKey {
+  std::string key;    // dotted key path in the platform file
+  std::string value;  // the default, as YAML would spell it
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -90,6 +97,8 @@ struct PlatformSpec {
   std::vector<TierSpec> tiers;        // innermost first
   int max_devices = 0;                // largest device count this platform models (0 = unbounded)
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
+  std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
+                                                    // of their maps: accelerator, then each tier)
 };
 
 }  // namespace trainsim

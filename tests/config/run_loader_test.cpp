@@ -35,6 +35,7 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.grad_precision == Precision::kBf16);
   CHECK_FALSE(s.grad_accumulation_fusion);
   CHECK(s.mesh_order == "tp-ep-cp-dp-pp");
+  CHECK(s.keep_in_domain == std::vector<std::string>{"tp"});
   CHECK_FALSE(s.overlap.dp_grad_reduce);
   CHECK_FALSE(s.overlap.zero_param_gather);
   CHECK(s.overlap.tp_comm);
