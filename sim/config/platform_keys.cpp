@@ -63,7 +63,9 @@ KeyEntry<T> link_bandwidth_key() {
 // A tree switch splits its ports into at least 2 down and 2 up; below 4 the message says so.
 KeyEntry<T> switch_radix_key() {
   KeyEntry<T> e = int_key<T>("switch_radix", &T::switch_radix, Need::kOptional, 4, kMaxSwitchRadix,
-                             "ports per switch (a tree switch needs 2 ports down and 2 up; 64-512 today)");
+                             "ports per switch: a leaf has radix/2 device ports whatever the oversubscription, so a "
+                             "leaf with more is a larger radix (a tree switch needs 2 ports down and 2 up; 64-512 "
+                             "today)");
   e.read = [](MapReader& r, const KeyEntry<T>& k, T& t) {
     if (!r.read_int(k.key, &t.switch_radix, k.need, 1, kMaxSwitchRadix)) return false;
     if (t.switch_radix < 4)
@@ -131,7 +133,8 @@ std::vector<KeyEntry<T>> tier_entries() {
                std::function<bool(const T&)>(switched), "fat_tree, rail_optimized"),
       only_for(switch_radix_key(), std::function<bool(const T&)>(switched), "fat_tree, rail_optimized"),
       only_for(number_key<T>("oversubscription", &T::oversubscription, opt, oversubscription_range(),
-                             "downlink : uplink ratio at the leaf (1 = non-blocking; trees are built 1:1 to about 8:1)"),
+                             "device-port : uplink bandwidth at the leaf (1 = non-blocking); it sizes only the leaf "
+                             "uplinks, not how many devices share a leaf (trees are built 1:1 to about 8:1)"),
                std::function<bool(const T&)>(switched), "fat_tree, rail_optimized"),
       int_key<T>("planes", &T::planes, opt, 1, kMaxPlanes, "parallel identical networks; bandwidth is summed (1-8 today)"),
       only_for(bool_key<T>("in_network_reduction", &T::in_network_reduction, opt,

@@ -67,8 +67,9 @@ struct TierSpec {
   BytesPerSecond link_bandwidth = 0;  // per direct link, per direction (full_mesh only), bytes/s
   Seconds latency = 0;                // one-way end-to-end latency of a transfer on this tier, seconds
   int devices_per_nic = 1;            // devices sharing one NIC (scale-out tiers)
-  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized, clos)
-  double oversubscription = 1.0;      // downlink:uplink ratio at the leaf (1 = non-blocking)
+  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized): a leaf has radix/2 NIC ports
+  double oversubscription = 1.0;      // NIC : uplink bandwidth at the leaf (1 = non-blocking); sizes only the
+                                      // leaf uplinks, not how many NICs share a leaf
   int planes = 1;                     // parallel identical networks (multi-plane); bandwidth is summed
   bool in_network_reduction = false;  // switch can reduce (NVLink SHARP / IB SHARP)
   double efficiency = 1.0;            // fraction of bandwidth a transfer achieves (protocol and
