@@ -31,5 +31,6 @@ Command bench_formulas_command();
 Command search_command();
 Command sweep_command();
 Command schema_command();
+Command import_model_command();
 
 }  // namespace trainsim

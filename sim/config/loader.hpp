@@ -19,6 +19,10 @@ namespace trainsim {
 // name resolved as <data_dir>/platforms/<name>.yaml (resp. workloads/models/<name>.yaml).
 [[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path);
 [[nodiscard]] ModelSpec load_model(const std::string& name_or_path);
+// A Hugging Face config.json (model_type llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
+// deepseek_v3, gpt_oss) as a model; ModelSpec::notes lists what it says that the schema cannot
+// express. A run names one as `model: hf:PATH`.
+[[nodiscard]] ModelSpec load_hf_model(const std::filesystem::path& config_json);
 // A framework preset (<data_dir>/workloads/frameworks/<name>.yaml) or a framework YAML file.
 [[nodiscard]] FrameworkSpec load_framework(const std::string& name_or_path);
 // Loads a run and the model and platform it names (relative paths resolve against the run

@@ -15,7 +15,9 @@ std::vector<KeyEntry<R>> run_entries() {
   return {
       string_key<R>("name", &R::name, req, "a non-empty string", "the run's name"),
       string_key<R>("description", &R::description, opt, "a string", "one line for `trainsim list`", true),
-      custom_key<R>("model", req, "a model preset name (`trainsim list models`) or a path to a model YAML",
+      custom_key<R>("model", req, "a model preset name (`trainsim list models`), a path to a model YAML, or `hf:` and the "
+                                  "path of a Hugging Face config.json (model_type llama, mistral, mixtral, qwen2, "
+                                  "qwen2_moe, qwen3, qwen3_moe, deepseek_v3, gpt_oss)",
                     "the model; a relative path is taken from the run file's folder first"),
       custom_key<R>("platform", req, "a platform preset name (`trainsim list platforms`) or a path",
                     "the cluster; a relative path is taken from the run file's folder first"),

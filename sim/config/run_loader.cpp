@@ -131,6 +131,16 @@ RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* ref
 
 namespace {
 
+// `model:` names a preset, a model YAML, or (hf:PATH) a Hugging Face config.json.
+ModelSpec load_run_model(const std::string& reference, const std::filesystem::path& base, const YamlSource& source,
+                         const std::vector<Override>& overrides) {
+  const std::string hf = "hf:";
+  if (reference.compare(0, hf.size(), hf) == 0)
+    return load_hf_model_file(resolve_hf_config(reference.substr(hf.size()), base, source.where("model")), overrides);
+  return load_model_file(resolve_reference(reference, PresetKind::kModel, base, source.where("model"), "model"),
+                         overrides);
+}
+
 // A parsed run document -> RunSpec: overrides, the run's keys, the model and platform it names
 // (relative references resolve against `base` first), and the rules that involve only inputs.
 RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesystem::path& base,
@@ -143,8 +153,7 @@ RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesy
   // With blocking launches the host waits for every kernel, collective and transfer in turn, so
   // no stream overlaps another whatever the run's overlap switches say (`check` prints this).
   if (run.framework.host.launch_blocking) run.strategy.overlap = OverlapSpec{false, false, false, false};
-  run.model = load_model_file(resolve_reference(refs.model, PresetKind::kModel, base, source.where("model"), "model"),
-                              select_overrides(overrides, "model"));
+  run.model = load_run_model(refs.model, base, source, select_overrides(overrides, "model"));
   run.platform = load_platform_file(
       resolve_reference(refs.platform, PresetKind::kPlatform, base, source.where("platform"), "platform"),
       select_overrides(overrides, "platform"));

@@ -83,6 +83,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
       << " layers, hidden " << m.hidden << ", heads " << m.heads << " (kv " << m.kv_heads << ")";
   if (m.is_moe()) out << ", " << m.moe.experts << " experts top-" << m.moe.top_k;
   out << "\n";
+  for (const std::string& note : m.notes) out << "imported   not expressible, taken as noted: " << note << "\n";
   out << "platform   " << run.platform.name << ": " << run.devices << " x " << acc.name << ", "
       << human_bytes(acc.memory_capacity) << " HBM each\n";
   describe_uncalibrated(out, run.platform);
