@@ -29,8 +29,13 @@ namespace trainsim {
 // file's folder first, then presets), applies `overrides` ("key.path=value", e.g.
 // "strategy.tp=4" or "platform.tiers.1.bandwidth=100GBps"), then checks every rule that
 // involves only the inputs (degrees multiply to devices, tp divides heads and kv_heads, ...).
+// With StrategyRules::kSkip the strategy is only parsed (each key's type and range), not checked
+// against the model and devices: for a run whose strategy a search replaces (`sweep --search`),
+// where only the model, platform, devices, batch and their own rules matter.
+enum class StrategyRules { kCheck, kSkip };
 [[nodiscard]] RunSpec load_run(const std::filesystem::path& file,
-                               const std::vector<std::string>& overrides = {});
+                               const std::vector<std::string>& overrides = {},
+                               StrategyRules strategy_rules = StrategyRules::kCheck);
 // The same for a run held in memory (a run another command composed, e.g. `search`'s base run):
 // `name` stands for the file in errors; references resolve against `base` first, then presets.
 [[nodiscard]] RunSpec load_run_text(const std::string& text, const std::string& name,

@@ -144,7 +144,7 @@ ModelSpec load_run_model(const std::string& reference, const std::filesystem::pa
 // A parsed run document -> RunSpec: overrides, the run's keys, the model and platform it names
 // (relative references resolve against `base` first), and the rules that involve only inputs.
 RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesystem::path& base,
-                          const std::vector<std::string>& override_args) {
+                          const std::vector<std::string>& override_args, StrategyRules strategy_rules) {
   const std::vector<Override> overrides = parse_overrides(override_args);
   apply_overrides(root, select_overrides(run_level_overrides(overrides), "framework", true), source);
   RunReferences refs;
@@ -157,15 +157,17 @@ RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesy
   run.platform = load_platform_file(
       resolve_reference(refs.platform, PresetKind::kPlatform, base, source.where("platform"), "platform"),
       select_overrides(overrides, "platform"));
-  check_run_rules(run, source);
+  if (strategy_rules == StrategyRules::kCheck) check_run_rules(run, source);
+  else check_strategy_free_rules(run, source);
   return run;
 }
 
 }  // namespace
 
-RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args) {
+RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args,
+                 StrategyRules strategy_rules) {
   YamlSource source(file.string());
-  return load_run_document(source, load_yaml_file(file), file.parent_path(), override_args);
+  return load_run_document(source, load_yaml_file(file), file.parent_path(), override_args, strategy_rules);
 }
 
 RunSpec load_run_text(const std::string& text, const std::string& name, const std::filesystem::path& base,
@@ -177,7 +179,7 @@ RunSpec load_run_text(const std::string& text, const std::string& name, const st
   } catch (const YAML::Exception& e) {
     throw ConfigError(name, e.mark.line + 1, "(syntax)", "invalid YAML: " + e.msg, "", "well-formed YAML");
   }
-  return load_run_document(source, root, base, override_args);
+  return load_run_document(source, root, base, override_args, StrategyRules::kCheck);
 }
 
 }  // namespace trainsim

@@ -127,6 +127,11 @@ void check_keep_in_domain(const RunSpec& run, const YamlSource& src) {
 
 }  // namespace
 
+void check_strategy_free_rules(const RunSpec& run, const YamlSource& source) {
+  fail_on(platform_fit_violation(run), source);
+  fail_on(whole_domains_violation(run), source);
+}
+
 void check_run_rules(const RunSpec& run, const YamlSource& source) {
   // Rules about one degree come before the product of all degrees, so that an error names the
   // degree that is wrong on its own (e.g. `--set strategy.tp=3` with 8 heads) when there is one.
