@@ -73,8 +73,9 @@ struct TierSpec {
   BytesPerSecond link_bandwidth = 0;  // per direct link, per direction (full_mesh only), bytes/s
   Seconds latency = 0;                // one-way end-to-end latency of a transfer on this tier, seconds
   int devices_per_nic = 1;            // devices sharing one NIC (scale-out tiers)
-  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized, clos)
-  double oversubscription = 1.0;      // downlink:uplink ratio at the leaf (1 = non-blocking)
+  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized): a leaf has radix/2 NIC ports
+  double oversubscription = 1.0;      // NIC : uplink bandwidth at the leaf (1 = non-blocking); sizes only the
+                                      // leaf uplinks, not how many NICs share a leaf
   int planes = 1;                     // parallel identical networks (multi-plane); bandwidth is summed
   bool in_network_reduction = false;  // switch can reduce (NVLink SHARP / IB SHARP)
   double efficiency = 1.0;            // fraction of bandwidth a transfer achieves (protocol and
@@ -88,6 +89,13 @@ struct UncalibratedParameter {
   std::string value;  // its value as written
 };
 
+// A key the file left out and the default it took, e.g. {"accelerator.kernel_overhead", "0s"}:
+// `check` prints these, since a left-out efficiency or overhead is an optimistic assumption.
+struct DefaultedKey {
+  std::string key;    // dotted key path in the platform file
+  std::string value;  // the default, as YAML would spell it
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -96,6 +104,8 @@ struct PlatformSpec {
   std::vector<TierSpec> tiers;        // innermost first
   int max_devices = 0;                // largest device count this platform models (0 = unbounded)
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
+  std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
+                                                    // of their maps: accelerator, then each tier)
 };
 
 }  // namespace trainsim

@@ -14,7 +14,7 @@
 //              stage_layers: [], account_for_embedding: false, account_for_loss: false,
 //              zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
-//              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
+//              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp, keep_in_domain: [tp, ep],
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework: megatron-lm      # preset name or path (workloads/frameworks/), or a map with base: + keys
@@ -81,6 +81,10 @@ struct StrategySpec {
   // micro-batch's weight gradient is written, then added to the buffer by a separate kernel.
   bool grad_accumulation_fusion = true;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
+  // Dimensions ("tp", "ep", ...) whose every group must sit inside one domain of the platform's
+  // innermost tier (a node's NVLink island); a strategy that puts one across domains is refused.
+  // Empty: allowed (`check` warns when a TP or EP group straddles).
+  std::vector<std::string> keep_in_domain;
   OverlapSpec overlap;
 };
 

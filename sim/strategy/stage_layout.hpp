@@ -39,7 +39,7 @@ struct PipelineSplit {
   int virtual_stages = 1;      // v
   int first_stage_layers = 0;  // layers of stage 0; 0 = as the even split gives them
   int last_stage_layers = 0;   // layers of stage p-1; 0 = as the even split gives them
-  std::vector<int> stage_layers;  // layers of every stage (v = 1); empty = not given
+  std::vector<int> stage_layers{};  // layers of every stage (v = 1); empty = not given
   int embedding_slot = 0;      // 1: the embedding counts as a layer of the even split (Megatron-Core)
   int loss_slot = 0;           // 1: the loss counts as a layer of the even split
   [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty(); }

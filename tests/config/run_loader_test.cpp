@@ -35,6 +35,7 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.grad_precision == Precision::kBf16);
   CHECK_FALSE(s.grad_accumulation_fusion);
   CHECK(s.mesh_order == "tp-ep-cp-dp-pp");
+  CHECK(s.keep_in_domain == std::vector<std::string>{"tp"});
   CHECK_FALSE(s.overlap.dp_grad_reduce);
   CHECK_FALSE(s.overlap.zero_param_gather);
   CHECK(s.overlap.tp_comm);
@@ -95,7 +96,7 @@ TEST_CASE("an unknown preset name lists the presets there are", "[config]") {
   CHECK(e.line() == 3);
   CHECK(e.key_path() == "platform");
   CHECK_THAT(e.what(), Catch::EndsWith("platform: unknown platform preset (got 'dgx-a100'); "
-                                       "valid: mesh-box, tiny-cluster, unreadable"));
+                                       "valid: mesh-box, tiny-cluster, tiny-fp8-cluster, unreadable"));
   const ConfigError standalone = config_error([] { (void)load_model("llama-9000"); });
   CHECK(standalone.key_path() == "model");
   CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe"));
