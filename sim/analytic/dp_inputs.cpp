@@ -87,14 +87,14 @@ std::vector<Bytes> grad_buckets(const RunSpec& run, const std::vector<ChunkLayer
 // ZeRO-1/2 parameter gathers with prefetch: per chunk, embedding and layers in forward order (the
 // output joins the last layer), cut once a bucket reaches grad_bucket_size (grad_sync.cpp).
 std::vector<Bytes> param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
-                                 double element) {
+                                 double element, double weight_element) {
   std::vector<Bytes> buckets;
   for (const ChunkLayers& c : chunks) {
     double params = c.has_embedding ? lp.embedding : 0;
     const int end = c.first_layer + c.layer_count;
     for (int l = c.first_layer; l < end; ++l) {
       params += lp.layer[static_cast<size_t>(l)] + (l + 1 == end && c.has_output ? lp.output : 0);
-      if (params * element < run.strategy.grad_bucket_size && l + 1 < end) continue;
+      if (params * weight_element < run.strategy.grad_bucket_size && l + 1 < end) continue;
       buckets.push_back(params * element);
       params = 0;
     }
@@ -118,7 +118,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
     }
   }
   if (!sharded) return;
-  const std::vector<Bytes> gathers = s.overlap.zero_param_gather ? param_buckets(run, chunks, lp, pl.param_element)
+  const std::vector<Bytes> gathers = s.overlap.zero_param_gather ? param_buckets(run, chunks, lp, pl.param_element, pl.weight_element)
                                                                  : std::vector<Bytes>{params * pl.param_element};
   for (Bytes b : gathers) out.param_gather += cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, b);
   out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, gathers.front());
