@@ -1,4 +1,5 @@
 # cmake -P script: writes CTEST_FILE with one add_test per Catch2 test case of TEST_EXECUTABLE.
+cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...)
 # Inputs: TEST_EXECUTABLE, TEST_WORKING_DIR, CTEST_FILE. A name may hold any character: ';' is
 # protected before the listing is split into lines, and the name goes into a bracket argument.
 execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only
@@ -7,6 +8,11 @@ execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only
 if(listed LESS 0)
   message(FATAL_ERROR "cannot list the tests of ${TEST_EXECUTABLE}: ${listing}")
 endif()
+# Test cases tagged [heavy] get the CTest label `heavy` (scripts/test.sh leaves them out unless --full).
+execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only "[heavy]"
+                OUTPUT_VARIABLE heavy_listing WORKING_DIRECTORY "${TEST_WORKING_DIR}")
+string(REPLACE ";" "@TRAINSIM_SEMICOLON@" heavy_listing "${heavy_listing}")
+string(REPLACE "\n" ";" heavy_lines "${heavy_listing}")
 set(semicolon "@TRAINSIM_SEMICOLON@")
 string(REPLACE ";" "${semicolon}" listing "${listing}")
 string(REPLACE "\n" ";" lines "${listing}")
@@ -25,6 +31,9 @@ foreach(line IN LISTS lines)
   string(REGEX REPLACE "([][\\\\,\"*~])" "\\\\\\1" spec "${name}")
   string(APPEND script "add_test([==[${name}]==] [==[${TEST_EXECUTABLE}]==] [==[${spec}]==] --warn NoTests)\n")
   string(APPEND script "set_tests_properties([==[${name}]==] PROPERTIES WORKING_DIRECTORY [==[${TEST_WORKING_DIR}]==])\n")
+  if(line IN_LIST heavy_lines)
+    string(APPEND script "set_tests_properties([==[${name}]==] PROPERTIES LABELS heavy)\n")
+  endif()
   math(EXPR count "${count} + 1")
 endforeach()
 string(APPEND script "# ${count} test cases\n")
