@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sim/analytic/overlap_points.hpp"
+
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 
@@ -62,66 +64,139 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
 
 namespace {
 
-// Gradient buckets in the order their last backward completes them (chunks in reverse, output
-// first, layers descending, embedding last), cut once a bucket reaches grad_bucket_size, as the
-// graph builder cuts them (sim/graph/grad_sync.cpp). Bytes per bucket.
-std::vector<Bytes> grad_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
-                                double element) {
-  std::vector<double> ready;
-  for (auto c = chunks.rbegin(); c != chunks.rend(); ++c) {
-    if (c->has_output) ready.push_back(lp.output);
-    for (int l = c->first_layer + c->layer_count - 1; l >= c->first_layer; --l) ready.push_back(lp.layer[static_cast<size_t>(l)]);
-    if (c->has_embedding) ready.push_back(lp.embedding);
+// One item of a stage's parameters in the order a pass reaches it: its parameter count and the
+// compute seconds of that pass spent on it.
+struct PassItem {
+  double params = 0, seconds = 0;
+};
+
+// The last backward's items in the order their gradients complete (chunks in reverse, output first,
+// layers descending, embedding last), each with its backward kernels and any recompute before them.
+std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
+                                     const LayerParams& lp) {
+  const auto& s = run.strategy;
+  auto bwd = [](const BlockPassTimes& b) { return b.backward_input + b.weight_grad; };
+  std::vector<int> first_position;  // stage position of each chunk's first layer (recompute_layers counts these)
+  int position = 0;
+  for (const ChunkLayers& c : chunks) first_position.push_back(position), position += c.layer_count;
+  std::vector<PassItem> items;
+  for (size_t k = chunks.size(); k-- > 0;) {
+    const ChunkLayers& c = chunks[k];
+    if (c.has_output) items.push_back({lp.output, bwd(bt.output)});
+    for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
+      const int at = first_position[k] + (l - c.first_layer);
+      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
+      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || at < s.recompute_layers))
+        redo = bt.attention.forward + ffn.forward;
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo});
+    }
+    if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding)});
   }
-  std::vector<Bytes> buckets;
-  double bucket = 0;
-  for (size_t i = 0; i < ready.size(); ++i) {
-    bucket += ready[i];
-    if (i + 1 < ready.size() && bucket * element < run.strategy.grad_bucket_size) continue;
-    buckets.push_back(bucket * element);
-    bucket = 0;
-  }
-  return buckets;
+  return items;
 }
 
-// ZeRO-1/2 parameter gathers with prefetch: per chunk, embedding and layers in forward order (the
-// output joins the last layer), cut once a bucket reaches grad_bucket_size (grad_sync.cpp).
-std::vector<Bytes> param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
-                                 double element) {
-  std::vector<Bytes> buckets;
+// The first forward's items in forward order (per chunk: embedding, layers, output).
+std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
+                                    const LayerParams& lp) {
+  std::vector<PassItem> items;
   for (const ChunkLayers& c : chunks) {
-    double params = c.has_embedding ? lp.embedding : 0;
+    if (c.has_embedding) items.push_back({lp.embedding, bt.embedding.forward});
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l)
+      items.push_back({lp.layer[static_cast<size_t>(l)],
+                       bt.attention.forward + (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward});
+    if (c.has_output) items.push_back({lp.output, bt.output.forward});
+  }
+  return items;
+}
+
+double pass_seconds(const std::vector<PassItem>& items) {
+  double t = 0;
+  for (const PassItem& i : items) t += i.seconds;
+  return t;
+}
+
+// Gradient buckets as the graph builder cuts them (sim/graph/grad_sync.cpp): items in ready order,
+// a bucket closing once it reaches grad_bucket_size (and at the last item). Per bucket: its bytes
+// and the share of the last backward done when its last item's gradients are complete.
+struct Buckets {
+  std::vector<Bytes> bytes;
+  std::vector<double> share;
+};
+Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, double element) {
+  const double total = pass_seconds(items);
+  Buckets out;
+  double bucket = 0, done = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    bucket += items[i].params;
+    done += items[i].seconds;
+    if (i + 1 < items.size() && bucket * element < run.strategy.grad_bucket_size) continue;
+    out.bytes.push_back(bucket * element);
+    out.share.push_back(i + 1 == items.size() || total <= 0 ? 1.0 : done / total);
+    bucket = 0;
+  }
+  return out;
+}
+
+// ZeRO-1/2 parameter gathers with prefetch, cut as grad_sync.cpp cuts them: per chunk, embedding
+// and layers in forward order (the output joins the last layer), a bucket closing once it reaches
+// grad_bucket_size. Per bucket: its bytes and the share of the first forward done before its
+// first layer starts (each layer's forward waits for its bucket; the embedding's does not).
+Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
+                      double element) {
+  const double total = pass_seconds(items);
+  Buckets out;
+  size_t at = 0;  // index into items, which follow the same order
+  double done = 0;
+  for (const ChunkLayers& c : chunks) {
+    double params = 0, opened = -1;
+    auto take = [&](bool layer) {
+      if (opened < 0 && layer) opened = done;  // the embedding's forward does not wait for a gather
+      params += items[at].params;
+      done += items[at++].seconds;
+    };
+    if (c.has_embedding) take(false);
     const int end = c.first_layer + c.layer_count;
     for (int l = c.first_layer; l < end; ++l) {
-      params += lp.layer[static_cast<size_t>(l)] + (l + 1 == end && c.has_output ? lp.output : 0);
+      take(true);
+      if (l + 1 == end && c.has_output) take(false);
       if (params * element < run.strategy.grad_bucket_size && l + 1 < end) continue;
-      buckets.push_back(params * element);
-      params = 0;
+      out.bytes.push_back(params * element);
+      out.share.push_back(total > 0 ? opened / total : 0);
+      params = 0, opened = -1;
     }
   }
-  return buckets;
+  return out;
 }
 
 }  // namespace
 
-// Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers.
+// Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers, with the points of their
+// race against the last backward and the first forward (overlap_points.hpp).
 void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
-                 const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
+                 const BlockTimes& bt, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
+                 StageInputs& out) {
   const auto& s = run.strategy;
   if (s.dp <= 1) return;
   const bool sharded = s.zero_stage == 1 || s.zero_stage == 2;
   if (s.zero_stage < 3) {
     const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
-    for (Bytes b : grad_buckets(run, chunks, lp, pl.grad_element)) {
-      out.dp_last_bucket = cc.collective(rank, Dim::kDp, kind, b);
-      out.dp_reduce += out.dp_last_bucket;
-    }
+    const Buckets b = grad_buckets(run, backward_items(run, bt, chunks, lp), pl.grad_element);
+    std::vector<double> seconds;
+    for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, kind, bytes));
+    for (double t : seconds) out.dp_reduce += t;
+    out.dp_reduce_points = reduction_points(seconds, b.share);
   }
   if (!sharded) return;
-  const std::vector<Bytes> gathers = s.overlap.zero_param_gather ? param_buckets(run, chunks, lp, pl.param_element)
-                                                                 : std::vector<Bytes>{params * pl.param_element};
-  for (Bytes b : gathers) out.param_gather += cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, b);
-  out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, gathers.front());
+  if (!s.overlap.zero_param_gather) {
+    out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+    return;
+  }
+  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element);
+  std::vector<double> seconds;
+  for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes));
+  for (double t : seconds) out.param_gather += t;
+  out.param_gather_points = gather_points(seconds, b.share);
 }
 
 }  // namespace trainsim

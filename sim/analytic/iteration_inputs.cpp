@@ -137,7 +137,7 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
     const int rank = cc.mesh().rank_at_stage(0, stage);
     add_layer_comm(run, cc, rank, pl, bt, chunks, st);
     add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);
-    add_dp_comm(run, cc, rank, pl, c.params, chunks, lp, st);
+    add_dp_comm(run, cc, rank, pl, c.params, bt, chunks, lp, st);
     const DeviceMemory& mem = memory[static_cast<size_t>(stage)];
     st.activation_unit = mem.peak_in_flight > 0 ? mem.activations / mem.peak_in_flight : 0;
     st.memory_static = mem.total() - mem.activations;

@@ -13,6 +13,16 @@
 
 namespace trainsim {
 
+// One point of a once-per-iteration race between the DP stream and the pass it hides behind: once a
+// bucket can go, `comm` seconds of DP collectives are still to run on the stream, and `share` of the
+// pass (a fraction of its time) is left to hide them (the last backward's reduction), or has gone by
+// (the first forward's prefetched parameter gathers). See overlap_points.hpp.
+struct OverlapPoint {
+  double comm = 0;   // seconds of DP collectives from this bucket on (reduction) or up to it (gathers)
+  double share = 0;  // reduction: share of the last backward left once it is ready; gathers: share of
+                     // the first forward done before the layers it holds start
+};
+
 // One stage, seconds. "Per micro-batch" sums all model chunks the stage holds.
 struct StageInputs {
   double forward = 0;          // F: forward kernels per micro-batch
@@ -31,9 +41,13 @@ struct StageInputs {
   double zero3_hidden = 0;     // ZeRO-3 traffic hidden behind layers, per micro-batch
   double pp_hop = 0;           // one activation or gradient to the next stage: alpha + S/beta
   double dp_reduce = 0;        // gradient reduction of all buckets, once per iteration
-  double dp_last_bucket = 0;   // the last bucket alone (cannot hide behind the backward)
+  // With overlap.dp_grad_reduce: the reduction left after the last backward is
+  // max_k(comm_k - share_k x that backward), over the buckets in the order they become ready.
+  std::vector<OverlapPoint> dp_reduce_points;
   double param_gather = 0;     // ZeRO-1/2 parameter all-gather of all buckets, once per iteration
-  double param_first_bucket = 0;  // its first bucket (the first forward waits for it when prefetched)
+  // With overlap.zero_param_gather: the first forward starts max_k(comm_k - share_k x that forward)
+  // late, over the buckets in forward order (the first has share 0: the forward waits for it).
+  std::vector<OverlapPoint> param_gather_points;
   // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
   // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
   // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/analytic/overlap_points.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -15,6 +17,12 @@ struct StageWork {
   double interference_forward = 0;                   // its part during the forward
   double pp_wait = 0;                                // sends the compute waits for (no p2p overlap)
   double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference + pp_wait; }
+  // A micro-batch's forward pass as the DP stream sees it: t_s split in the proportion of the
+  // compute (exposed waits included: the DP stream runs through them); the rest is its backward.
+  double forward_pass() const {
+    const double compute = forward + backward + recompute;
+    return compute > 0 ? per_microbatch() * forward / compute : 0;
+  }
 };
 
 StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage, const IterationTheta& th) {
@@ -82,27 +90,26 @@ struct StageEdges {
   double slow_end = 0;    // interference of the reduction hidden behind the last backward
 };
 
-// Prefetched gathers start the iteration on the DP stream: the first forward waits for the first
-// bucket and for whatever of all buckets outlasts it. The DP reduction hides behind the last
-// backward except its last bucket (dp_overlap: the share of that backward it can use). Hidden
-// traffic slows the compute it runs beside by comm_interference.
-StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
+// Prefetched gathers start the iteration on the DP stream: the first forward waits for each
+// layer's bucket (overlap_points.hpp). The DP reduction hides behind the last backward as its
+// buckets become ready (dp_overlap: the share of that backward it can use). Hidden traffic slows
+// the compute it runs beside by comm_interference.
+// `arrival`: when the stage's first input arrives (the upstream stages' first forward chunks and
+// hops); gathers that finish before it delay nothing.
+StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th,
+                       double arrival) {
   StageEdges e;
   const double k = in.comm_interference * th.interference;
-  // A micro-batch's forward and backward passes as the DP stream sees them: t_s split in the
-  // proportion of the compute (exposed waits included: the DP stream runs through them).
-  const double compute = w.forward + w.backward + w.recompute;
-  const double forward_pass = compute > 0 ? w.per_microbatch() * w.forward / compute : 0;
-  const double backward_pass = w.per_microbatch() - forward_pass;
+  const double forward_pass = w.forward_pass(), backward_pass = w.per_microbatch() - forward_pass;
   const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
   if (in.overlap_param_gather) {
-    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - forward_pass);
+    e.start = std::max(0.0, overlap_excess(s.param_gather_points, th.dp_scale, 1, forward_pass) - arrival);
     e.slow_start = k * std::max(0.0, gather - e.start);
   } else {
     e.dp = gather;
   }
   double exposed = reduce;
-  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * backward_pass);
+  if (in.overlap_dp) exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, backward_pass);
   exposed = std::max(0.0, exposed);
   e.dp += exposed;
   e.slow_end = k * (reduce - exposed);
@@ -155,10 +162,12 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);
   IterationEstimate out;
   std::vector<StageEdges> edges;
+  double arrival = 0;  // when stage s receives its first micro-batch
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
-    edges.push_back(stage_edges(in, st, w, th));
+    edges.push_back(stage_edges(in, st, w, th, arrival));
+    arrival += w.forward_pass() / in.shape.virtual_stages + th.bubble_scale * st.pp_hop;
     const StageEdges& e = edges.back();
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
     const double end = e.start + e.slow_start + pipeline - head_start + e.slow_end + e.dp + th.compute_scale * st.optimizer;

@@ -24,9 +24,8 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << num(st.zero3_hidden)
     << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + num(st.pp_hop) : std::string())
     << "  # comm beside compute per micro-batch, s\n";
-  o << "hop" << k << ", DP" << k << ", DPlast" << k << ", AG" << k << ", AG1" << k << ", OPT" << k << " = "
-    << num(st.pp_hop) << ", " << num(st.dp_reduce) << ", " << num(st.dp_last_bucket) << ", "
-    << num(st.param_gather) << ", " << num(st.param_first_bucket) << ", " << num(st.optimizer) << "\n";
+  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << num(st.pp_hop) << ", "
+    << num(st.dp_reduce) << ", " << num(st.param_gather) << ", " << num(st.optimizer) << "\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -36,20 +35,38 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "\n";
 }
 
+// The max over a race's points (overlap_points.hpp): "Max(0, s_dp*comm_1 - share_1*pass, ...)".
+// `minus` is subtracted from every point ("" for nothing).
+std::string race(const std::vector<OverlapPoint>& points, const std::string& share_scale, const std::string& pass,
+                 const std::string& minus) {
+  std::string out = "Max(0";
+  for (const OverlapPoint& p : points)
+    out += ", s_dp*" + num(p.comm) + " - " + share_scale + num(p.share) + "*" + pass + (minus.empty() ? "" : " - " + minus);
+  return out + ")";
+}
+
 void end_lines(std::ostringstream& o, const IterationInputs& in) {
   const int p = in.shape.stages;
+  std::string arrival = "0";  // when the stage's first input arrives
   for (int s = 0; s < p; ++s) {
     const std::string k = "_" + std::to_string(s), bwd = "c*(Bi" + k + " + W" + k + " + R" + k + ")";
     o << "fpass" << k << " = t" << k << "*F" << k << "/(F" << k << " + Bi" << k << " + W" << k << " + R" << k
       << ")  # forward pass with its waits\n";
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    if (s) o << "arrival" << k << " = " << arrival << "  # the stage's first input arrives\n";
+    arrival = (s ? "arrival" + k + " + " : std::string()) + "fpass" + k + "/v + b*hop" + k;
     if (in.overlap_param_gather) {
-      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - fpass" << k << ")\n";
+      o << "start" << k << " = " << race(st.param_gather_points, "", "fpass" + k, s ? "arrival" + k : "")
+        << "  # (gathers up to bucket j, share of the forward before it)\n";
       o << "slow_start" << k << " = kappa*i*Max(0, s_dp*AG" << k << " - start" << k << ")\n";
     } else {
       o << "start" << k << ", slow_start" << k << " = 0, 0\n";
     }
     o << "DPexp" << k << " = "
-      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*(t" + k + " - fpass" + k + "))" : "s_dp*DP" + k) << "\n";
+      << (in.overlap_dp ? race(st.dp_reduce_points, "o*", "(t" + k + " - fpass" + k + ")", "") +
+                              "  # (reductions from bucket j on, share of the last backward left)"
+                        : "s_dp*DP" + k)
+      << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << "\n";
   }
