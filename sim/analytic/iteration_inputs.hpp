@@ -6,6 +6,7 @@
 // Evaluating the formulas (iteration_model.hpp) then costs a few hundred floating-point operations
 // and builds no task graph.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "sim/config/run_spec.hpp"
@@ -21,6 +22,14 @@ struct OverlapPoint {
   double comm = 0;   // seconds of DP collectives from this bucket on (reduction) or up to it (gathers)
   double share = 0;  // reduction: share of the last backward left once it is ready; gathers: share of
                      // the first forward done before the layers it holds start
+};
+
+// Seconds exposed communication takes beyond its uncontended time because another dimension's
+// traffic shares its links (sim/analytic/shared_time.hpp); per dimension, [0] on links of the node's
+// fabric (tier 0), [1] on links of the tiers above: theta's contention_node and contention_network
+// scale them.
+struct SharedTime {
+  std::array<double, 2> tp{}, cp{}, ep{}, dp{};
 };
 
 // One stage, seconds. "Per micro-batch" sums all model chunks the stage holds.
@@ -48,6 +57,13 @@ struct StageInputs {
   // With overlap.zero_param_gather: the first forward starts max_k(comm_k - share_k x that forward)
   // late, over the buckets in forward order (the first has share 0: the forward waits for it).
   std::vector<OverlapPoint> param_gather_points;
+  SharedTime shared_steady;    // per micro-batch (dp: ZeRO-3 waits), beside asynchronous traffic
+  SharedTime shared_once;      // once per iteration (dp unused): the last backward's collectives beside
+                               // the DP reduction, the first forward's beside prefetched gathers
+  // How much slower the DP reduction runs inside the last backward (and prefetched gathers inside
+  // the first forward) beside the other dimensions' traffic, as a fraction of their time; [0] node
+  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in.
+  std::array<double, 2> reduce_slowdown{}, gather_slowdown{};
   // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
   // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
   // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.

@@ -25,6 +25,11 @@ struct StageWork {
   }
 };
 
+// Seconds lost to link sharing (shared_time.hpp), theta applied: node links and network links.
+double shared(const std::array<double, 2>& t, const IterationTheta& th) {
+  return th.contention_node * t[0] + th.contention_network * t[1];
+}
+
 StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage, const IterationTheta& th) {
   StageWork w;
   const int p = in.shape.stages;
@@ -33,10 +38,10 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage,
   w.forward = th.compute_scale * s.forward;
   w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
   w.recompute = th.compute_scale * s.recompute;
-  w.tp = th.tp_scale * s.tp_exposed;
-  w.cp = th.cp_scale * s.cp_exposed;
-  w.ep = th.ep_scale * s.ep_exposed;
-  w.zero3 = th.dp_scale * s.zero3_exposed;
+  w.tp = th.tp_scale * (s.tp_exposed + shared(s.shared_steady.tp, th));
+  w.cp = th.cp_scale * (s.cp_exposed + shared(s.shared_steady.cp, th));
+  w.ep = th.ep_scale * (s.ep_exposed + shared(s.shared_steady.ep, th));
+  w.zero3 = th.dp_scale * (s.zero3_exposed + shared(s.shared_steady.dp, th));
   // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
   // the forward's local attention, TP beside the backward's weight-gradient kernels.
   const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
@@ -88,6 +93,8 @@ struct StageEdges {
   double dp = 0;          // after the last backward: DP reduction not hidden, parameter gather without prefetch
   double slow_start = 0;  // interference of the gathers hidden behind the first forward
   double slow_end = 0;    // interference of the reduction hidden behind the last backward
+  double tp = 0, cp = 0, ep = 0;  // once: the first forward's and last backward's collectives beside DP traffic
+  double sum() const { return start + dp + slow_start + slow_end + tp + cp + ep; }
 };
 
 // Prefetched gathers start the iteration on the DP stream: the first forward waits for each
@@ -103,16 +110,23 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   const double forward_pass = w.forward_pass(), backward_pass = w.per_microbatch() - forward_pass;
   const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
   if (in.overlap_param_gather) {
-    e.start = std::max(0.0, overlap_excess(s.param_gather_points, th.dp_scale, 1, forward_pass) - arrival);
+    const double hide = forward_pass / (1 + shared(s.gather_slowdown, th));
+    e.start = std::max(0.0, overlap_excess(s.param_gather_points, th.dp_scale, 1, hide) - arrival);
     e.slow_start = k * std::max(0.0, gather - e.start);
   } else {
     e.dp = gather;
   }
   double exposed = reduce;
-  if (in.overlap_dp) exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, backward_pass);
+  if (in.overlap_dp) {
+    const double hide = backward_pass / (1 + shared(s.reduce_slowdown, th));
+    exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, hide);
+  }
   exposed = std::max(0.0, exposed);
   e.dp += exposed;
   e.slow_end = k * (reduce - exposed);
+  e.tp = th.tp_scale * shared(s.shared_once.tp, th);
+  e.cp = th.cp_scale * shared(s.shared_once.cp, th);
+  e.ep = th.ep_scale * shared(s.shared_once.ep, th);
   return e;
 }
 
@@ -124,7 +138,7 @@ StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, dou
   t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end;
   t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
   t[3] = optimizer;
-  t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
+  t[4] = m * w.tp + e.tp, t[5] = m * w.cp + e.cp, t[6] = m * w.ep + e.ep;
   t[7] = m * w.zero3 + e.dp + e.start;
   double used = 0;
   for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
@@ -170,7 +184,7 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     arrival += w.forward_pass() / in.shape.virtual_stages + th.bubble_scale * st.pp_hop;
     const StageEdges& e = edges.back();
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    const double end = e.start + e.slow_start + pipeline - head_start + e.slow_end + e.dp + th.compute_scale * st.optimizer;
+    const double end = e.sum() + pipeline - head_start + th.compute_scale * st.optimizer;
     out.iteration_time = std::max(out.iteration_time, end);
   }
   for (int s = 0; s < p; ++s) {

@@ -15,7 +15,7 @@ struct Range { double lo, hi; };
 Range range_of(const char* name) {
   const std::string n(name);
   if (n == "dp_overlap") return {0, 1};
-  if (n == "interference") return {0, 3};
+  if (n == "interference" || n == "contention_node" || n == "contention_network") return {0, 3};
   return {0.5, 2};
 }
 
@@ -80,7 +80,8 @@ IterationTheta fit_on(const std::vector<IterationInputs>& inputs, const std::vec
   // The two coefficients no single term shows: on the iteration time, one line search each.
   for (const ThetaField& f : theta_fields()) {
     const std::string name(f.name);
-    if (name == "dp_overlap" || name == "interference") line_search(inputs, observed, th, f.value, range_of(f.name));
+    if (name == "dp_overlap" || name == "interference" || name == "contention_node" || name == "contention_network")
+      line_search(inputs, observed, th, f.value, range_of(f.name));
   }
   return th;
 }

@@ -117,3 +117,37 @@ TEST_CASE("communication beside compute slows it by comm_interference times its 
   CHECK(term(e, IterationTerm::kBackward) == Approx(2.4));
   CHECK(term(e, IterationTerm::kForward) == Approx(2));
 }
+
+// Link sharing: EP exposed 0.5 per micro-batch plus 0.25 lost to DP traffic on node links, 0.1 on
+// network links; theta contention_node 2, contention_network 1: EP per micro-batch 0.5 + 0.5 + 0.1
+// = 1.1. m 2, F 1, Bi 1: T = 2 x (2 + 1.1) = 6.2, EP term 2.2. Once in the last backward, 0.15 more
+// TP on node links (x 2): T 6.5, TP term 0.3.
+TEST_CASE("time lost to other dimensions on shared links adds to the exposed term, per tier theta",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 2, "1f1b");
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].ep_exposed = 0.5;
+  in.stages[0].shared_steady.ep = {0.25, 0.1};
+  IterationTheta th;
+  th.contention_node = 2;
+  IterationEstimate e = estimate_iteration(in, th);
+  CHECK(e.iteration_time == Approx(6.2));
+  CHECK(term(e, IterationTerm::kEp) == Approx(2.2));
+  in.stages[0].shared_once.tp = {0.15, 0};
+  e = estimate_iteration(in, th);
+  CHECK(e.iteration_time == Approx(6.5));
+  CHECK(term(e, IterationTerm::kTp) == Approx(0.3));
+}
+
+// DP reduction 3 in buckets, the first ready at the start of the last backward (B 2) and the last
+// (1) at its end: exposed max(3 - 2, 1) = 1. Slowed by half beside other traffic (rho 0.5 on node
+// links), the backward hides only 2 / 1.5: max(3 - 4/3, 1) = 5/3.
+TEST_CASE("DP reduction slowed by other traffic in the last backward has less of it to hide in",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 1, "1f1b");
+  in.overlap_param_gather = false;
+  in.stages[0].forward = 1, in.stages[0].backward_input = 2, in.stages[0].dp_reduce = 3;
+  in.stages[0].dp_reduce_points = {{3, 1}, {1, 0}};
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
+  in.stages[0].reduce_slowdown = {0.5, 0};
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5.0 / 3));
+}
