@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/analytic/overlap_points.hpp"
+#include "sim/analytic/zero3_streams.hpp"
 
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
@@ -20,46 +21,47 @@ LayerParams layer_params_of(const RunSpec& run) {
   return p;
 }
 
-// ZeRO-3 (per micro-batch): each layer's parameters gathered before its forward and again before
-// its backward, its gradients reduce-scattered after it; all on the one DP stream, in order.
-// Without prefetch the compute waits for each gather, and a backward gather queues behind the
-// previous layer's reduce-scatter. With one layer of prefetch only the first gather of each chunk
-// pass waits; the others wait for what outlasts the previous layer's compute (and the exposed
-// TP/CP/EP waits inside it). Must run after the TP/CP/EP inputs are filled.
+// ZeRO-3 (per micro-batch): the stage's compute and DP streams run in tandem over its schedule's
+// order of passes (zero3_streams.hpp). Each layer's compute includes its recompute and an even
+// share of the stage's exposed TP/CP/EP waits (the DP stream runs through them too). Must run after
+// the TP/CP/EP inputs are filled.
 void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
   const auto& s = run.strategy;
   if (s.zero_stage != 3 || s.dp <= 1) return;
-  const bool prefetch = s.overlap.zero_param_gather;
-  // The DP stream also runs while the compute waits on TP, CP or EP: their exposed time, spread
-  // over every layer pass, widens each layer's window.
   int layers = 0;
   for (const ChunkLayers& c : chunks) layers += c.layer_count;
   const double waits = layers > 0 ? (out.tp_exposed + out.cp_exposed + out.ep_exposed) / (2.0 * layers) : 0;
+  const bool split = s.schedule == "zb-h1";  // weight gradients in their own pass
+  auto bwd = [split](const BlockPassTimes& b) { return b.backward_input + (split ? 0 : b.weight_grad); };
+  std::vector<Zero3Chunk> stage;
+  int position = 0;  // layer index inside the stage (recompute_layers counts these)
   for (const ChunkLayers& c : chunks) {
-    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) {
+    Zero3Chunk z;
+    if (c.has_embedding) z.forward_head = bt.embedding.forward, z.backward_tail = bwd(bt.embedding);
+    if (c.has_output) z.forward_tail = bt.output.forward, z.backward_head = bwd(bt.output);
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const double params = lp.layer[static_cast<size_t>(l)];
-      const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
-      const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
-      const double fwd = bt.attention.forward + ffn.forward + waits;
-      // A recomputed layer re-runs its forward inside its backward pass (recompute_layers: approximately
-      // all layers when set, as the window only widens).
-      const double redo = s.recompute == Recompute::kFull ? bt.attention.forward + ffn.forward
-                          : s.recompute == Recompute::kSelective ? bt.attention_core : 0;
-      const double bwd = bt.attention.backward_input + bt.attention.weight_grad + ffn.backward_input + ffn.weight_grad +
-                         redo + waits;
-      // The forward walks the layers up, the backward down: lowest and highest open their pass.
-      const bool lowest = l == c.first_layer, highest = l == c.first_layer + c.layer_count - 1;
-      double exposed = 0;
-      // The lowest layer's reduce-scatter is waited for by the next pass's first gather (or, after
-      // the last micro-batch, by the optimizer): m of them per iteration, one per micro-batch.
-      if (!prefetch) exposed = 2 * ag + (highest ? 0 : rs) + (lowest ? rs : 0);
-      else exposed = (lowest ? ag + rs : std::max(0.0, ag - fwd)) + (highest ? ag : std::max(0.0, ag + rs - bwd));
-      out.zero3_exposed += exposed;
-      out.zero3_hidden += std::max(0.0, 2 * ag + rs - exposed);
+      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
+      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers))
+        redo = bt.attention.forward + ffn.forward;
+      Zero3Layer layer;
+      layer.gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+      layer.reduce = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
+      layer.forward = bt.attention.forward + ffn.forward + waits;
+      layer.backward = bwd(bt.attention) + bwd(ffn) + redo + waits;
+      if (split) layer.weight = bt.attention.weight_grad + ffn.weight_grad;
+      z.layers.push_back(layer);
     }
+    stage.push_back(z);
   }
+  const PassOrder order = s.schedule == "gpipe" ? PassOrder::kAllForwardsFirst
+                          : split                ? PassOrder::kSplitWeightGrad
+                                                 : PassOrder::kAlternating;
+  const Zero3Streams z = zero3_streams(stage, s.overlap.zero_param_gather, order);
+  out.zero3_exposed = z.exposed;
+  out.zero3_hidden = std::max(0.0, z.busy - z.exposed);
 }
 
 namespace {

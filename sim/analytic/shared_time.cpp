@@ -43,7 +43,8 @@ void add_pass(const LinkSharing& links, const KindTimes& k, double t, double pas
               std::array<double, 2>& dp_slowdown) {
   if (dp <= 0 || pass <= 0 || t <= 0) return;
   const double share = pass / t, active = std::min(1.0, dp / pass);
-  for (Traffic c : {Traffic::kTp, Traffic::kCp, Traffic::kEp}) add(of(once, c), links.slowdown(c, Traffic::kDp), k.at(c, true) * share * active);
+  for (Traffic c : {Traffic::kTp, Traffic::kCp, Traffic::kEp})
+    add(of(once, c), links.slowdown(c, Traffic::kDp), k.at(c, true) * share * active);
   for (Traffic c : {Traffic::kTp, Traffic::kCp, Traffic::kEp, Traffic::kPp})
     add(dp_slowdown, links.slowdown(Traffic::kDp, c), std::min(1.0, (k.at(c, true) + k.at(c, false)) / t));
 }
