@@ -6,7 +6,6 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <numeric>
@@ -22,6 +21,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/version.hpp"
 
 namespace trainsim {
 namespace {
@@ -55,16 +55,13 @@ void write_theta(const std::string& path, const std::string& platform, const Ite
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   write_output_file(path, "--out", [&](std::ostream& out) {
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     out.precision(6);
     out << "# Coefficients of trainsim's iteration formulas for this platform, fitted by `trainsim fit` to\n"
         << "# replayed timelines (not to measured runs). Read by `trainsim estimate`.\n"
         << "platform: " << platform << "\ntheta:\n";
     for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
     out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
-        << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"formulas of sim/analytic/iteration_model; the build carries no version string\"\n"
+        << "provenance:\n  trainsim: \"" << version_text() << "\"   # the build that replayed and fitted\n"
         << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
         << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
     for (size_t i = 0; i < points.size(); ++i) {
