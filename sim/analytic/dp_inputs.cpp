@@ -61,6 +61,7 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
                                                  : PassOrder::kAlternating;
   const Zero3Streams z = zero3_streams(stage, s.overlap.zero_param_gather, order);
   out.zero3_exposed = z.exposed;
+  out.zero3_after_wait = z.after_wait;
   out.zero3_hidden = std::max(0.0, z.busy - z.exposed);
 }
 
@@ -70,6 +71,7 @@ namespace {
 // compute seconds of that pass spent on it.
 struct PassItem {
   double params = 0, seconds = 0;
+  size_t chunk = 0;
 };
 
 // The last backward's items in the order their gradients complete (chunks in reverse, output first,
@@ -84,16 +86,16 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
   std::vector<PassItem> items;
   for (size_t k = chunks.size(); k-- > 0;) {
     const ChunkLayers& c = chunks[k];
-    if (c.has_output) items.push_back({lp.output, bwd(bt.output)});
+    if (c.has_output) items.push_back({lp.output, bwd(bt.output), k});
     for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const int at = first_position[k] + (l - c.first_layer);
       double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
       if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || at < s.recompute_layers))
         redo = bt.attention.forward + ffn.forward;
-      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo});
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo, k});
     }
-    if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding)});
+    if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
   return items;
 }
@@ -102,12 +104,13 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
 std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
                                     const LayerParams& lp) {
   std::vector<PassItem> items;
-  for (const ChunkLayers& c : chunks) {
-    if (c.has_embedding) items.push_back({lp.embedding, bt.embedding.forward});
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    const ChunkLayers& c = chunks[k];
+    if (c.has_embedding) items.push_back({lp.embedding, bt.embedding.forward, k});
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l)
       items.push_back({lp.layer[static_cast<size_t>(l)],
-                       bt.attention.forward + (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward});
-    if (c.has_output) items.push_back({lp.output, bt.output.forward});
+                       bt.attention.forward + (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward, k});
+    if (c.has_output) items.push_back({lp.output, bt.output.forward, k});
   }
   return items;
 }
@@ -118,23 +121,36 @@ double pass_seconds(const std::vector<PassItem>& items) {
   return t;
 }
 
+// Where the passes of the chunks lie in time, in units of one micro-batch's pass over all chunks:
+// interleaved 1F1B walks the chunks in rounds of p micro-batches (sim/graph/schedules/
+// interleaved.cpp), so p passes of the other chunks run between two chunks' first forwards, and
+// between two chunks' last backwards. Chunk c's pass is `chunk_offset(c)` chunk passes away from
+// the first forward's start (or the last backward's end).
+double chunk_offset(const RunSpec& run, size_t chunk) {
+  return static_cast<double>(chunk) * (run.strategy.virtual_stages > 1 ? run.strategy.pp : 1);
+}
+
 // Gradient buckets as the graph builder cuts them (sim/graph/grad_sync.cpp): items in ready order,
 // a bucket closing once it reaches grad_bucket_size (and at the last item). Per bucket: its bytes
-// and the share of the last backward done when its last item's gradients are complete.
+// and the share of the stage's backward (one micro-batch, all chunks) that runs after it is ready.
 struct Buckets {
   std::vector<Bytes> bytes;
   std::vector<double> share;
 };
 Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, double element) {
   const double total = pass_seconds(items);
+  const double chunk_pass = total / std::max<size_t>(1, run.strategy.virtual_stages);
+  std::vector<double> after(items.size(), 0);  // compute of the item's chunk pass after the item
+  for (size_t i = items.size(); i-- > 1;)
+    after[i - 1] = items[i - 1].chunk == items[i].chunk ? after[i] + items[i].seconds : 0;
   Buckets out;
-  double bucket = 0, done = 0;
+  double bucket = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     bucket += items[i].params;
-    done += items[i].seconds;
     if (i + 1 < items.size() && bucket * element < run.strategy.grad_bucket_size) continue;
     out.bytes.push_back(bucket * element);
-    out.share.push_back(i + 1 == items.size() || total <= 0 ? 1.0 : done / total);
+    const double left = after[i] + chunk_offset(run, items[i].chunk) * chunk_pass;
+    out.share.push_back(total > 0 ? left / total : 0);
     bucket = 0;
   }
   return out;
@@ -142,16 +158,18 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
 
 // ZeRO-1/2 parameter gathers with prefetch, cut as grad_sync.cpp cuts them: per chunk, embedding
 // and layers in forward order (the output joins the last layer), a bucket closing once it reaches
-// grad_bucket_size. Per bucket: its bytes and the share of the first forward done before its
-// first layer starts (each layer's forward waits for its bucket; the embedding's does not).
+// grad_bucket_size. Per bucket: its bytes and the share of the stage's forward (one micro-batch,
+// all chunks) that has run before its first layer starts (each layer's forward waits for its
+// bucket; the embedding's does not).
 Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
                       double element) {
   const double total = pass_seconds(items);
+  const double chunk_pass = total / std::max<size_t>(1, chunks.size());
   Buckets out;
   size_t at = 0;  // index into items, which follow the same order
-  double done = 0;
-  for (const ChunkLayers& c : chunks) {
-    double params = 0, opened = -1;
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    const ChunkLayers& c = chunks[k];
+    double params = 0, opened = -1, done = chunk_offset(run, k) * chunk_pass;
     auto take = [&](bool layer) {
       if (opened < 0 && layer) opened = done;  // the embedding's forward does not wait for a gather
       params += items[at].params;

@@ -48,6 +48,8 @@ struct StageInputs {
   double ep_hidden = 0;        // EP combine beside expert weight-gradient kernels, per micro-batch
   double zero3_exposed = 0;    // ZeRO-3 gathers/reduce-scatters not hidden behind a layer, per micro-batch
   double zero3_hidden = 0;     // ZeRO-3 traffic hidden behind layers, per micro-batch
+  double zero3_after_wait = 0;  // ZeRO-3 waits of a micro-batch's passes in the fill and drain, where
+                                // each pass starts after waiting for its input (zero3_streams.hpp)
   double pp_hop = 0;           // one activation or gradient to the next stage: alpha + S/beta
   double dp_reduce = 0;        // gradient reduction of all buckets, once per iteration
   // With overlap.dp_grad_reduce: the reduction left after the last backward is

@@ -13,6 +13,7 @@ namespace {
 struct StageWork {
   double forward = 0, backward = 0, recompute = 0;  // compute per micro-batch, theta applied
   double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
+  double zero3_after_wait = 0;                       // ZeRO-3 waits in the fill and drain, theta applied
   double interference = 0;                           // compute slowdown per micro-batch
   double interference_forward = 0;                   // its part during the forward
   double pp_wait = 0;                                // sends the compute waits for (no p2p overlap)
@@ -42,6 +43,7 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage,
   w.cp = th.cp_scale * (s.cp_exposed + shared(s.shared_steady.cp, th));
   w.ep = th.ep_scale * (s.ep_exposed + shared(s.shared_steady.ep, th));
   w.zero3 = th.dp_scale * (s.zero3_exposed + shared(s.shared_steady.dp, th));
+  w.zero3_after_wait = th.dp_scale * s.zero3_after_wait;
   // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
   // the forward's local attention, TP beside the backward's weight-gradient kernels.
   const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
@@ -69,8 +71,9 @@ double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& 
     if (s == slowest) continue;
     const StageWork& w = work[s];
     // ZeRO-3 gathers are issued when the stage's previous compute ends: in the fill and drain the
-    // stage waits for its input anyway, so they hide there and do not lengthen the bubble.
-    const double exposed = w.tp + w.cp + w.ep + w.pp_wait;
+    // stage waits for its input anyway, so the first ones of each pass hide there; the waits
+    // inside the pass stay (zero3_streams.hpp).
+    const double exposed = w.tp + w.cp + w.ep + w.zero3_after_wait + w.pp_wait;
     const double compute = w.forward + w.backward + w.recompute;
     const double forward_share = compute > 0 ? w.forward / compute : 0.5;
     mean.forward += w.forward + forward_share * (exposed + w.interference);

@@ -27,6 +27,7 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << ", " << with_shared(st.cp_exposed, st.shared_steady.cp) << ", " << with_shared(st.ep_exposed, st.shared_steady.ep)
     << ", " << with_shared(st.zero3_exposed, st.shared_steady.dp)
     << "  # exposed comm per micro-batch, s (+ time lost to other dimensions on node/network links)\n";
+  o << "Z3w" << k << " = " << num(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
   o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, st.shared_once.tp) << ", "
     << with_shared(0, st.shared_once.cp) << ", " << with_shared(0, st.shared_once.ep)
     << "  # once: beside DP traffic in the first forward and last backward\n";
@@ -111,7 +112,8 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
     ts += (s ? ", " : "") + std::string("t") + k;
     if (s == slowest) continue;
     const std::string add = sum_t.empty() ? "" : " + ";
-    const std::string tk = "(t" + k + " - s_dp*Z3" + k + ")";  // ZeRO-3 gathers hide in the fill and drain
+    // ZeRO-3: in the fill and drain only the waits inside a pass stay (Z3w); the first gathers hide.
+    const std::string tk = "(t" + k + " - s_dp*(Z3" + k + " - Z3w" + k + "))";
     sum_f += add + tk + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
     sum_w += add + "W" + k;
     sum_t += add + tk;

@@ -27,12 +27,12 @@ std::vector<OverlapPoint> upper_envelope(std::vector<OverlapPoint> points) {
   return hull;
 }
 
-std::vector<OverlapPoint> reduction_points(const std::vector<double>& seconds, const std::vector<double>& ready_share) {
+std::vector<OverlapPoint> reduction_points(const std::vector<double>& seconds, const std::vector<double>& left_share) {
   std::vector<OverlapPoint> points(seconds.size());
   double left = 0;
   for (size_t k = seconds.size(); k-- > 0;) {
     left += seconds[k];
-    points[k] = {left, 1 - ready_share[k]};
+    points[k] = {left, left_share[k]};
   }
   return upper_envelope(points);
 }

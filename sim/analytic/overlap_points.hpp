@@ -16,10 +16,12 @@
 
 namespace trainsim {
 
-// Points of the reduction race: d_k seconds per bucket in ready order, r_k the share of the
-// backward done when bucket k is ready (non-decreasing, the last one 1). Kept: the envelope.
+// Points of the reduction race: d_k seconds per bucket in ready order, h_k = 1 - r_k the share of
+// the backward still to run when bucket k is ready (non-increasing, the last one 0; above 1 where
+// an interleaved stage's earlier chunks finish passes before its last micro-batch's backward
+// begins). Kept: the envelope.
 [[nodiscard]] std::vector<OverlapPoint> reduction_points(const std::vector<double>& seconds,
-                                                         const std::vector<double>& ready_share);
+                                                         const std::vector<double>& left_share);
 // Points of the gather race: g_k seconds per bucket in forward order, f_k the share of the first
 // forward done before its first layer starts (the first one 0). Kept: the envelope.
 [[nodiscard]] std::vector<OverlapPoint> gather_points(const std::vector<double>& seconds,

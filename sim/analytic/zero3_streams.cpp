@@ -23,30 +23,37 @@ struct Streams {
 
 // The gather for layer i of a pass walking `order` (layer indices): issued now unless prefetched,
 // and the next layer's prefetch queued behind it. Returns when layer i's parameters are there.
+// `after_wait`: the pass starts after the stage waited for its input; what was issued before the
+// wait (the first gather and its prefetch, both queued once the previous compute ended) is done.
 double gather(Streams& s, const std::vector<Zero3Layer>& layers, const std::vector<size_t>& order, size_t i,
-              bool prefetch, double& prefetched) {
+              bool prefetch, double& prefetched, bool after_wait) {
+  if (after_wait && i == 0) {
+    prefetched = s.compute;
+    return s.compute;
+  }
   const double ready = prefetch && i > 0 ? prefetched : s.queue(layers[order[i]].gather);
   if (prefetch && i + 1 < order.size()) prefetched = s.queue(layers[order[i + 1]].gather);
   return ready;
 }
 
-void forward_pass(Streams& s, const Zero3Chunk& c, bool prefetch) {
+void forward_pass(Streams& s, const Zero3Chunk& c, bool prefetch, bool after_wait = false) {
   s.run(c.forward_head, 0);
   std::vector<size_t> order(c.layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   double prefetched = 0;
-  for (size_t i = 0; i < order.size(); ++i) s.run(c.layers[order[i]].forward, gather(s, c.layers, order, i, prefetch, prefetched));
+  for (size_t i = 0; i < order.size(); ++i)
+    s.run(c.layers[order[i]].forward, gather(s, c.layers, order, i, prefetch, prefetched, after_wait));
   s.run(c.forward_tail, 0);
 }
 
 // The backward pass; with `split` the reduce-scatters wait for the weight-gradient pass.
-void backward_pass(Streams& s, const Zero3Chunk& c, bool prefetch, bool split) {
+void backward_pass(Streams& s, const Zero3Chunk& c, bool prefetch, bool split, bool after_wait = false) {
   s.run(c.backward_head, 0);
   std::vector<size_t> order(c.layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
   double prefetched = 0;
   for (size_t i = 0; i < order.size(); ++i) {
-    s.run(c.layers[order[i]].backward, gather(s, c.layers, order, i, prefetch, prefetched));
+    s.run(c.layers[order[i]].backward, gather(s, c.layers, order, i, prefetch, prefetched, after_wait));
     if (!split) s.queue(c.layers[order[i]].reduce);  // issued once the layer's backward is done
   }
   s.run(c.backward_tail, 0);
@@ -80,8 +87,14 @@ Zero3Streams zero3_streams(const std::vector<Zero3Chunk>& chunks, bool prefetch,
   for (const Zero3Chunk& c : chunks)
     for (const Zero3Layer& l : c.layers) out.busy += 2 * l.gather + l.reduce;
   if (out.busy <= 0) return out;
-  Streams s;
   const bool split = order == PassOrder::kSplitWeightGrad;
+  for (const Zero3Chunk& c : chunks) {  // each pass on its own, after a wait for its input
+    Streams f, b;
+    forward_pass(f, c, prefetch, true);
+    backward_pass(b, c, prefetch, split, true);
+    out.after_wait += f.waited + b.waited;
+  }
+  Streams s;
   if (order == PassOrder::kAllForwardsFirst) {
     // Steady forwards (no reduce-scatter in the queue), then steady backwards.
     for (int k = 0; k < kWarmCycles; ++k) cycle(s, chunks, prefetch, true, false, false);

@@ -33,8 +33,12 @@ struct Zero3Chunk {
 };
 
 struct Zero3Streams {
-  double exposed = 0;  // seconds per micro-batch the compute waits for the DP stream (all chunks)
-  double busy = 0;     // seconds per micro-batch of DP-stream traffic (gathers and reduce-scatters)
+  double exposed = 0;     // seconds per micro-batch the compute waits for the DP stream (all chunks)
+  double busy = 0;        // seconds per micro-batch of DP-stream traffic (gathers and reduce-scatters)
+  // The same waits for passes that start after the stage waited for its input long enough to
+  // finish what it had queued and the pass's first gathers (issued once its previous compute
+  // ended, not when the input arrives): what ZeRO-3 adds to a pass in the pipeline's fill and drain.
+  double after_wait = 0;
 };
 
 enum class PassOrder {

@@ -75,7 +75,7 @@ int run_fit(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("fit: --platform NAME is required (see trainsim list)");
   const std::string platform = a.get("platform");
   const PlatformSpec spec = load_platform(platform);
-  const int samples = int_option(a, "samples", 96, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
+  const int samples = int_option(a, "samples", 128, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
   const auto seed = static_cast<uint64_t>(int_option(a, "seed", 1, 0, 2147483647));
   const auto start = std::chrono::steady_clock::now();
   const std::vector<DesignPoint> points = sample_design(platform, samples, seed);
@@ -118,14 +118,15 @@ Command fit_command() {
   spec.options = {
       {"platform", "NAME", "platform preset (or path) to fit (required)"},
       {"seed", "N", "seed of the design of experiments and of the train/test split (default 1)"},
-      {"samples", "N", "strategies to replay, alternating dense and MoE (default 96)"},
+      {"samples", "N", "strategies to replay, alternating dense and MoE, a quarter on 4-8 nodes (default 128)"},
       {"jobs", "N", "replays run in parallel child processes (default 2)"},
       {"out", "FILE", "where to write theta (default: platforms/theta/<platform>.yaml beside the preset)"},
       {"verbose", "", "also list the training runs the plain formula (theta = 1) misses most"}};
   spec.details =
       "Strategies are drawn over degrees, micro-batch, schedule, virtual stages, ZeRO stage, recompute, SP\n"
-      "and overlap switches for Llama 2 7B and Mixtral 8x7B cut to 8 layers; a quarter is held out for the\n"
-      "test error. The same platform and seed give the same runs and the same theta.";
+      "and overlap switches for Llama 2 7B and Mixtral 8x7B cut to 8 layers on 1-2 nodes (a quarter of them:\n"
+      "4 layers on 4-8 nodes); a quarter is held out for the test error. The same platform and seed give the\n"
+      "same runs and the same theta.";
   spec.max_positionals = 0;
   return {spec, run_fit};
 }

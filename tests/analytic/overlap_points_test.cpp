@@ -9,7 +9,7 @@ using namespace trainsim;
 // remain, with 3/4, 1/2, 0 of the backward left. Lines 4 - 0.75x, 2 - 0.5x, 1: the middle one is
 // below max(4 - 0.75x, 1) everywhere (at x = 4, where those two meet, it gives 0), so it goes.
 TEST_CASE("reduction points: from each ready bucket on, with the share of the backward left", "[analytic][overlap]") {
-  const std::vector<OverlapPoint> p = reduction_points({2, 1, 1}, {0.25, 0.5, 1});
+  const std::vector<OverlapPoint> p = reduction_points({2, 1, 1}, {0.75, 0.5, 0});
   REQUIRE(p.size() == 2);
   CHECK(p[0].comm == Approx(1));
   CHECK(p[0].share == Approx(0));
@@ -24,7 +24,7 @@ TEST_CASE("reduction points: from each ready bucket on, with the share of the ba
 // 6, 5, 1 s with 3/4, 1/2, 0 left. At x = 8: 6 - 6 = 0, 5 - 4 = 1, 1: ties; at x = 6: 1.5, 2, 1,
 // so the middle line is the maximum there and must be kept.
 TEST_CASE("a bucket that holds the stream up stays among the points", "[analytic][overlap]") {
-  const std::vector<OverlapPoint> p = reduction_points({1, 4, 1}, {0.25, 0.5, 1});
+  const std::vector<OverlapPoint> p = reduction_points({1, 4, 1}, {0.75, 0.5, 0});
   CHECK(p.size() == 3);
   CHECK(overlap_excess(p, 1, 1, 6) == Approx(2));
   CHECK(overlap_excess(p, 2, 1, 0) == Approx(12));  // theta dp_scale 2, no pass: all of it twice

@@ -48,3 +48,15 @@ TEST_CASE("ZeRO-3 under ZB-H1: reduce-scatters follow the weight-gradient pass",
   for (Zero3Layer& l : c[0].layers) l.weight = 1;
   CHECK(zero3_streams(c, true, PassOrder::kSplitWeightGrad).exposed == Approx(5));
 }
+
+// A pass that starts after the stage waited for its input: its first gather and the prefetch
+// queued with it (both issued once the previous compute ended) are done. Three layers, gather 3,
+// reduce-scatter 2, forward 3, backward 4. Forward: layer 2's gather is queued when layer 1
+// starts (t 3) and ends at 6, when layer 1 ends: no wait. Backward (layers 2, 1, 0): layer 2's
+// reduce-scatter runs 4-6, layer 0's gather is queued behind it as layer 1 starts (6-9); layer 1
+// ends at 8: layer 0 waits 1.
+TEST_CASE("after a wait for its input a pass waits only for gathers queued inside it", "[analytic][zero3]") {
+  Zero3Chunk c;
+  c.layers.assign(3, Zero3Layer{3, 2, 3, 4, 0});
+  CHECK(zero3_streams({c}, true, PassOrder::kAlternating).after_wait == Approx(1));
+}
