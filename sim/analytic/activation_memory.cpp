@@ -1,5 +1,6 @@
 #include "sim/analytic/activation_memory.hpp"
 
+#include "sim/model/fp8_quantize.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 
@@ -11,6 +12,8 @@ constexpr double kFp32Bytes = 4;   // log-sum-exp, router probabilities, cross-e
 
 struct Dims {
   double tokens, seq_tokens, h, d, heads, kv_heads, e, mask;
+  double q;      // bytes per element of a saved Linear input: e, or its FP8 copy in 8-bit runs
+  bool fp8;
   double b, s, ctx, t;
 };
 
@@ -23,6 +26,8 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   x.heads = static_cast<double>(local_heads(m, sh));
   x.kv_heads = static_cast<double>(local_kv_heads(m, sh));
   x.e = activation_element_bytes(sh.precision);
+  x.fp8 = quantizes(sh);
+  x.q = x.fp8 ? quantized_layout_bytes(sh) : x.e;
   x.mask = opt.dropout ? kMaskBytes : 0;
   x.b = static_cast<double>(sh.micro_batch);
   x.s = static_cast<double>(sh.seq);
@@ -32,9 +37,10 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
 }
 
 Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
-  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, QKV input
+  Bytes bytes = x.seq_tokens * x.h * (x.e + x.q);                       // norm input, QKV input
   bytes += x.tokens * (x.heads + 2 * x.kv_heads) * x.d * x.e;            // Q, K, V
   bytes += x.tokens * x.heads * x.d * x.e;                               // projection input
+  if (x.fp8) bytes += x.tokens * x.heads * x.d * x.q;                    // and its FP8 copy
   bytes += x.seq_tokens * x.h * x.mask;                                  // dropout after projection
   if (opt.recompute == Recompute::kSelective) return bytes;
   if (opt.flash_attention) return bytes + x.tokens * x.heads * kFp32Bytes;  // log-sum-exp
@@ -44,15 +50,16 @@ Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
   return bytes;
 }
 
-// A dense FFN of per-device width `width` over `rows` rows (activation and fc2 inputs).
-Bytes ffn_inner_bytes(const ModelSpec& m, double rows, double width, double e) {
+// A dense FFN of per-device width `width` over `rows` rows: activation input(s) (e bytes) and fc2
+// input (q bytes: its FP8 copy in 8-bit runs).
+Bytes ffn_inner_bytes(const ModelSpec& m, double rows, double width, const Dims& x) {
   const double gated = m.gated_ffn ? 2 : 1;
-  return rows * width * e * (gated + 1);
+  return rows * width * (x.e * gated + x.q);
 }
 
 Bytes mlp_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
-  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, fc1 input
-  bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(ffn_hidden_of(m), sh.tp)), x.e);
+  Bytes bytes = x.seq_tokens * x.h * (x.e + x.q);                       // norm input, fc1 input
+  bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(ffn_hidden_of(m), sh.tp)), x);
   return bytes + x.seq_tokens * x.h * x.mask;                            // dropout mask
 }
 
@@ -60,10 +67,13 @@ Bytes moe_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
   Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, router input
   bytes += x.seq_tokens * m.moe.experts * kFp32Bytes;                    // router probabilities
   const double rows = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
-  bytes += 2 * rows * x.h * x.e;                                         // expert input and output
-  bytes += ffn_inner_bytes(m, rows, static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp)), x.e);
+  bytes += rows * x.h * (x.q + x.e);                                     // expert input and output
+  bytes += ffn_inner_bytes(m, rows, static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp)), x);
   const int64_t shared = static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden;
-  if (shared > 0) bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(shared, sh.tp)), x.e);
+  if (shared > 0) {
+    bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(shared, sh.tp)), x);
+    if (x.fp8) bytes += x.tokens * x.h * x.q;                            // their fc1 input's FP8 copy
+  }
   return bytes + x.seq_tokens * x.h * x.mask;
 }
 

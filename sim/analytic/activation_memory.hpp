@@ -40,6 +40,10 @@ struct ActivationOptions {
 //              row R = rows/expert·experts/ep: expert fc1 input R·h·E, activation input
 //              R·f_e/t·E (×2 gated), fc2 input R·f_e/t·E, expert output R·h·E (for the
 //              probability gradient); shared experts as a dense MLP of width shared·f_e.
+//  8-bit runs (Transformer Engine, sim/model/fp8_quantize.hpp): a Linear saves its input as the FP8
+//              copy its weight-gradient GEMM reads (1 B, mxfp8 33/32 B) instead of the bf16 tensor:
+//              the QKV and fc1 inputs (the norms' FP8 outputs), fc2 and expert fc1/fc2 inputs; the
+//              projection input stays bf16 for fused attention's backward and adds its FP8 copy.
 //  selective recompute drops the s×ctx tensors (and the log-sum-exp); full recompute keeps only
 //  the layer input T'·h·E. With MHA, ffn=4h, dropout, no flash, 16 bit this reproduces every row
 //  of Korthikanti Table 2 exactly (tests check it).

@@ -52,16 +52,18 @@ std::string symbolic_collectives(const RunSpec& run) {
     << num(activation_element_bytes(run.precision)) << ", " << st.tp << ", " << st.cp
     << "  # micro-batch, sequence, hidden, bytes per element, tp, cp\n"
     << "S_tp = b*s/cp*h*e\nS_pp = b*s/cp*h*e/t\n"
+    << "S_tpg = b*s/cp*h*" << num(pl.tp_gather / pl.tp * activation_element_bytes(run.precision))
+    << "  # the SP all-gather: FP8 in 8-bit runs (cast before the gather)\n"
     << "S_cp = 2*b*s*" << local_kv_heads(m, sh) * head_dim_of(m) << "*e  # K and V of the local kv heads\n";
   if (m.is_moe())
-    o << "S_ep = b*s/cp/" << (st.sequence_parallel ? "t" : "1") << "*" << m.moe.top_k << "*" << num(m.moe.capacity_factor)
+    o << "S_ep = b*s/cp/" << (st.sequence_parallel ? "t" : "1") << "*" << m.moe.top_k << "*" << num(run.expert_load())
       << "*h*e  # tokens x top_k x capacity factor\n";
   o << "S_bucket = " << num(st.grad_bucket_size) << "  # one full DP bucket, bytes (buckets close at layer ends)\n";
   const CollectiveKind tp_reduce = st.sequence_parallel ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const bool sharded = st.zero_stage == 1 || st.zero_stage == 2;
   const Call calls[] = {
       {"tp_reduce", Dim::kTp, tp_reduce, "S_tp", pl.tp},
-      {"tp_gather", Dim::kTp, CollectiveKind::kAllGather, "S_tp", st.sequence_parallel ? pl.tp : 0},
+      {"tp_gather", Dim::kTp, CollectiveKind::kAllGather, "S_tpg", st.sequence_parallel ? pl.tp_gather : 0},
       {"cp_kv_gather", Dim::kCp, CollectiveKind::kAllGather, "S_cp", pl.cp_kv},
       {"ep_all_to_all", Dim::kEp, CollectiveKind::kAllToAll, "S_ep", pl.ep},
       {"dp_bucket", Dim::kDp, sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, "S_bucket",

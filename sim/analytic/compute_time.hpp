@@ -7,11 +7,17 @@
 
 namespace trainsim {
 
-// Dense peak FLOP/s for `p`. When the accelerator lists no peak for it, falls back to the
-// precision the hardware would run it as: tf32 → fp32 (no TF32 units: plain fp32), fp8 → bf16
-// → fp16 (no FP8 units: runs in 16 bit), fp16 ↔ bf16 (same units). Throws UserError when none
-// of them is listed.
+// The precision a kernel asked to run in `p` executes at: `p` when the accelerator lists a peak for
+// it, else the first stand-in it lists: tf32 → fp32 (no TF32 units: plain fp32), fp8 → bf16 → fp16
+// (no FP8 units: runs in 16 bit), fp16 ↔ bf16 (same units); mxfp8 has no stand-in. Throws
+// UserError when none of them is listed.
+[[nodiscard]] Precision executed_precision(const AcceleratorSpec& acc, Precision p);
+// Dense peak FLOP/s of executed_precision(acc, p).
 [[nodiscard]] FlopsPerSecond peak_flops(const AcceleratorSpec& acc, Precision p);
+// The efficiency level of a large, well-shaped GEMM run in `p`: fp8_gemm_efficiency when it executes
+// in 8 bits (fp8, mxfp8), else gemm_efficiency. Throws UserError for an 8-bit GEMM on an accelerator
+// that gives no fp8_gemm_efficiency.
+[[nodiscard]] double gemm_level(const AcceleratorSpec& acc, Precision p);
 
 // Wave quantization of a GEMM: tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch output tiles run in
 // waves = ceil(tiles / compute_units); efficiency = tiles / (waves·compute_units), 1 for a
@@ -19,17 +25,23 @@ namespace trainsim {
 // quantization). 1 for an empty shape, and 1 when the accelerator's GEMM library balances the
 // last wave (AcceleratorSpec::gemm_wave_quantization false).
 [[nodiscard]] double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
-// K / (K + gemm_k_overhead): the share of a tile's time spent in its K loop.
-[[nodiscard]] double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc);
+// K / (K + K0): the share of a tile's time spent in its K loop. K0 = gemm_k_overhead for a 16-bit
+// GEMM. The overhead is a fixed time per tile (prologue, epilogue writing C in 16 bit) that the
+// parameter expresses in 16-bit K-steps; a GEMM running at r times the 16-bit rate
+// (r = peak·level in its precision over peak·level in bf16) takes 1/r of the time per K-step, so
+// the same fixed time is K0·r of its steps.
+[[nodiscard]] double depth_efficiency(const GemmShape& g, const AcceleratorSpec& acc,
+                                      Precision p = Precision::kBf16);
 // The same for fused attention: L / (L + attention_k_overhead), L = Kernel::attention_keys, the keys
 // each query tile loops over on average; 1 when L is unknown (0).
 [[nodiscard]] double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc);
 
-// Roofline: max(flops / (peak[p]·eff), bytes / (memory_bandwidth·memory_efficiency))
-// + kernel_overhead, with eff = gemm_efficiency·wave_efficiency·depth_efficiency for kGemm and
+// Roofline: max(flops / (peak[k.precision]·eff), bytes / (memory_bandwidth·memory_efficiency))
+// + kernel_overhead·launches, with eff = gemm_level·wave_efficiency·depth_efficiency for kGemm and
 // attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays
 // random_elements / dropout_rng_rate when the accelerator models it. Memory-bound classes
-// (elementwise, embedding, optimizer) use only the bytes term.
-[[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc, Precision p);
+// (elementwise, embedding, optimizer) use only the bytes term. A GEMM launched as `launches`
+// kernels (Kernel::launches) has its waves counted per launch (batch / launches each).
+[[nodiscard]] Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc);
 
 }  // namespace trainsim

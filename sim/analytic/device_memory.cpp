@@ -39,6 +39,19 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   return layers.empty() ? 0 : total / static_cast<double>(layers.size());
 }
 
+// The FP8 copies of the Linear weights an 8-bit run keeps, beyond their 16-bit parameters, in bytes
+// (Transformer Engine caches the FP8 weight and, on Hopper, its transpose between micro-batches:
+// 2 B per Linear weight; mxfp8 2·33/32 B). With fp8.param_gather the parameter itself is FP8
+// (1 B instead of 2) and only the transpose is added: no net change. Under ZeRO-3 the gathered
+// layer's copies are transient (Megatron FSDP drops the transpose cache): the sharded parameter
+// shrinks to 1 B with param_gather. Sources: TE base.py set_fp8_weights; Megatron --fp8-param-gather.
+Bytes fp8_weight_bytes(const RunSpec& run, double linear_params, int dp_group) {
+  if (!is_fp8(run.precision)) return 0;
+  const double q = bytes_per_element(run.precision), bf16 = bytes_per_element(Precision::kBf16);
+  if (run.strategy.zero_stage >= 3) return run.fp8.param_gather ? linear_params * (q - bf16) / dp_group : 0;
+  return run.fp8.param_gather ? linear_params * (q + q - bf16) : linear_params * 2 * q;
+}
+
 DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& schedule, int stage) {
   const auto& s = run.strategy;
   const Shard sh = shard_of(run);
@@ -94,13 +107,14 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   const FrameworkMemory& fm = run.framework.memory;
   const Bytes fixed = run.framework_overhead + fm.context + fm.workspace;
   const MemoryBreakdown b = memory_breakdown(state, activations, comm, fixed);
-  out.weights = b.weights;
+  const Bytes fp8_copies = fp8_weight_bytes(run, static_cast<double>(held.linear()), s.dp * s.cp);
+  out.weights = b.weights + fp8_copies;
   out.gradients = b.gradients;
   out.optimizer = b.optimizer;
   out.activations = b.activations;
   out.comm_buffers = b.comm_buffers;
   // The caching allocator holds more than the tensors' peak (fragmentation, cached blocks).
-  out.framework = b.framework + fm.allocator_reserve * (b.total - b.framework);
+  out.framework = b.framework + fm.allocator_reserve * (b.total + fp8_copies - b.framework);
   return out;
 }
 

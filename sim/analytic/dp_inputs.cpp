@@ -161,8 +161,10 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
 // grad_bucket_size. Per bucket: its bytes and the share of the stage's forward (one micro-batch,
 // all chunks) that has run before its first layer starts (each layer's forward waits for its
 // bucket; the embedding's does not).
+// Buckets are cut on the weights' own bytes (weight_element); a gather moves `element` per parameter
+// (FP8 weights with fp8.param_gather).
 Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
-                      double element) {
+                      double element, double weight_element) {
   const double total = pass_seconds(items);
   const double chunk_pass = total / std::max<size_t>(1, chunks.size());
   Buckets out;
@@ -180,7 +182,7 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
     for (int l = c.first_layer; l < end; ++l) {
       take(true);
       if (l + 1 == end && c.has_output) take(false);
-      if (params * element < run.strategy.grad_bucket_size && l + 1 < end) continue;
+      if (params * weight_element < run.strategy.grad_bucket_size && l + 1 < end) continue;
       out.bytes.push_back(params * element);
       out.share.push_back(total > 0 ? opened / total : 0);
       params = 0, opened = -1;
@@ -212,7 +214,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
     out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
     return;
   }
-  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element);
+  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.weight_element);
   std::vector<double> seconds;
   for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes));
   for (double t : seconds) out.param_gather += t;

@@ -11,6 +11,10 @@
 namespace trainsim {
 
 [[nodiscard]] Seconds exposed_host_time(const HostCosts& host, Seconds device, int launches, int instructions);
+// The same for a segment of a pass that a host synchronisation closes (FrameworkMoe::dispatch_sync):
+// launches only (the pass and instruction costs belong to the pass), max(0, host − device) or all of
+// it with blocking launches. A pass with syncs takes the sum over its segments, not the max of sums.
+[[nodiscard]] Seconds exposed_segment_time(const HostCosts& host, Seconds device, int launches);
 
 // Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
 // receive of its input or the loading of the micro-batch (the first stage loads inputs, the last

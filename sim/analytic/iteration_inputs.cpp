@@ -52,7 +52,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const bool sp = s.sequence_parallel;
   TpCosts tp;
   tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
-  tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp) : 0;
+  tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
   tp.split_w = s.schedule == "zb-h1";
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;

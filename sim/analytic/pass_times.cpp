@@ -21,7 +21,7 @@ namespace {
 double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec& run) {
   double t = 0;
   for (size_t i = static_cast<size_t>(index + 1); index >= 0 && i < bwd.size() && bwd[i].weight_grad; ++i)
-    t += kernel_time(bwd[i], run.platform.accelerator, run.precision);
+    t += kernel_time(bwd[i], run.platform.accelerator);
   return t;
 }
 
@@ -34,15 +34,21 @@ int last_expert_gemm(const std::vector<Kernel>& bwd) {
   return last;
 }
 
+int launches(const std::vector<Kernel>& kernels) {
+  int n = 0;
+  for (const Kernel& k : kernels) n += k.launches;
+  return n;
+}
+
 BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
   if (!run.strategy.grad_accumulation_fusion)
-    bwd = with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+    bwd = with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
   const AcceleratorSpec& acc = run.platform.accelerator;
   BlockPassTimes t;
-  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc, run.precision);  // GEMM bounds below
+  for (const Kernel& k : fwd) t.forward += kernel_time(k, acc);  // GEMM bounds below
   int last_gemm = -1;
   for (size_t i = 0; i < bwd.size(); ++i) {
-    const Seconds time = kernel_time(bwd[i], acc, run.precision);
+    const Seconds time = kernel_time(bwd[i], acc);
     (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += time;
     if (bwd[i].weight_grad || bwd[i].cls != KernelClass::kGemm) continue;
     if (last_gemm < 0) t.backward_first_gemm = time;
@@ -52,13 +58,18 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   bool first = true;
   for (const Kernel& k : fwd) {
     if (k.cls != KernelClass::kGemm) continue;
-    const Seconds time = kernel_time(k, acc, run.precision);
+    const Seconds time = kernel_time(k, acc);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
     t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
   }
-  t.forward_launches = static_cast<int>(fwd.size());
-  t.backward_launches = static_cast<int>(bwd.size());
+  t.forward_launches = launches(fwd);
+  t.backward_launches = launches(bwd);
+  for (const Kernel& k : fwd) {
+    if (k.name.rfind("moe_expert", 0) == 0) break;
+    t.forward_before_dispatch += kernel_time(k, acc);
+    t.forward_launches_before_dispatch += k.launches;
+  }
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
   t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
   return t;
@@ -79,14 +90,27 @@ void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   b.backward_launches += tp + ep;
 }
 
-// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward.
+// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward,
+// the forward's since its last host synchronisation (FrameworkMoe::dispatch_sync) and the host time
+// the segments that syncs closed left exposed.
 struct ChunkPass {
   double forward = 0, backward = 0;
   int forward_launches = 0, backward_launches = 0;
+  double forward_synced_exposed = 0;
   void add(const BlockPassTimes& b) {
     forward += b.forward;
     backward += b.backward_input + b.weight_grad;
     forward_launches += b.forward_launches;
+    backward_launches += b.backward_launches;
+  }
+  // An MoE block whose dispatcher syncs: the part before the dispatch closes a segment.
+  void add_synced(const BlockPassTimes& b, const HostCosts& h) {
+    forward += b.forward_before_dispatch;
+    forward_launches += b.forward_launches_before_dispatch;
+    forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
+    forward = b.forward - b.forward_before_dispatch;
+    forward_launches = b.forward_launches - b.forward_launches_before_dispatch;
+    backward += b.backward_input + b.weight_grad;
     backward_launches += b.backward_launches;
   }
   void add_recompute(double seconds, int launches) {
@@ -108,10 +132,14 @@ void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, Ch
   if (!h.any()) return;
   p.forward_launches += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
   p.backward_launches += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
-  s.forward += exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
+  s.forward += p.forward_synced_exposed +
+               exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
   s.backward_input +=
       exposed_host_time(h, p.backward, p.backward_launches, backward_instructions(c.has_embedding, c.has_output));
 }
+
+// Whether an MoE block's dispatcher synchronises with the host (as the graph builder's block_tasks).
+bool dispatch_syncs(const RunSpec& run) { return run.framework.moe.dispatch_sync && !run.moe.pad_to_capacity; }
 
 }  // namespace
 
@@ -129,7 +157,7 @@ BlockTimes block_times(const RunSpec& run) {
   t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
   t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
   for (const Kernel& k : attention) {
-    const Seconds time = kernel_time(k, run.platform.accelerator, run.precision);
+    const Seconds time = kernel_time(k, run.platform.accelerator);
     if (is_core(k.name)) t.attention_core += time, ++t.attention_core_launches;
     if (k.cls == KernelClass::kAttention) t.attention_kernel += time;
   }
@@ -146,18 +174,15 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     first = first || c.has_embedding;
     last = last || c.has_output;
     ChunkPass pass;
-    for (const BlockPassTimes* b : {c.has_embedding ? &t.embedding : nullptr, c.has_output ? &t.output : nullptr}) {
-      if (b == nullptr) continue;
-      add(out, *b);
-      pass.add(*b);
-    }
+    if (c.has_embedding) add(out, t.embedding), pass.add(t.embedding);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       layers.push_back(l);
-      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? t.moe : t.mlp;
-      for (const BlockPassTimes* b : {&t.attention, &ffn}) {
-        add(out, *b);
-        pass.add(*b);
-      }
+      const bool moe = is_moe_layer(run.model, l);
+      const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
+      add(out, t.attention), pass.add(t.attention);
+      add(out, ffn);
+      if (moe && dispatch_syncs(run)) pass.add_synced(ffn, run.framework.host);
+      else pass.add(ffn);
       double recompute = 0;
       int recompute_launches = 0;
       if (s.recompute == Recompute::kSelective) recompute = t.attention_core, recompute_launches = t.attention_core_launches;
@@ -169,12 +194,14 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       out.recompute += recompute;
       pass.add_recompute(recompute, recompute_launches);
     }
+    if (c.has_output) add(out, t.output), pass.add(t.output);
     add_host_time(out, run, c, pass);
   }
-  out.params = static_cast<double>(device_params(run.model, layers, first, last, s.tp, s.ep).total());
+  const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
+  out.params = static_cast<double>(device.total());
   const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
-  for (const Kernel& k : optimizer_step(out.params, shard))
-    out.optimizer += kernel_time(k, run.platform.accelerator, run.precision);
+  for (const Kernel& k : iteration_step(device, shard, shard_of(run), run.fp8.param_gather))
+    out.optimizer += kernel_time(k, run.platform.accelerator);
   return out;
 }
 

@@ -24,6 +24,10 @@ struct BlockPassTimes {
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
   // Launches the host issues for the block (its kernels and its TP/EP collectives), per pass.
   int forward_launches = 0, backward_launches = 0;
+  // MoE: the forward's device seconds and launches before its first expert kernel, where the
+  // dispatcher synchronises with the host (FrameworkMoe::dispatch_sync).
+  double forward_before_dispatch = 0;
+  int forward_launches_before_dispatch = 0;
 };
 
 struct BlockTimes {

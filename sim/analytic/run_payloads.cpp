@@ -12,12 +12,14 @@ Payloads payloads(const RunSpec& run) {
   const Shard sh = shard_of(run);
   Payloads p;
   p.tp = b * s_local * h * e;
+  p.tp_gather = is_fp8(run.precision) ? b * s_local * h * bytes_per_element(run.precision) : p.tp;
   p.cp_kv = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(run.model, sh) * head_dim_of(run.model)) * e;
   const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
-  p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.model.moe.capacity_factor * h * e : 0;
+  p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.expert_load() * h * e : 0;
   p.pp = b * s_local * h * e / s.tp;
   p.grad_element = gradient_element_bytes(run);
-  p.param_element = e;
+  p.weight_element = e;
+  p.param_element = run.fp8.param_gather ? bytes_per_element(run.precision) : e;
   return p;
 }
 

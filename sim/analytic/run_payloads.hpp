@@ -7,7 +7,15 @@
 namespace trainsim {
 
 struct Payloads {
-  Bytes tp = 0, cp_kv = 0, ep = 0, pp = 0, grad_element = 0, param_element = 0;
+  Bytes tp = 0;             // b·s·h activation: a TP all-reduce / reduce-scatter buffer (16 bit)
+  Bytes tp_gather = 0;      // the same tensor as a sequence-parallel all-gather moves it: in FP8 in
+                            // 8-bit runs (TE casts before it gathers), else = tp
+  Bytes cp_kv = 0;          // K and V of the whole context on this device (gathered over cp)
+  Bytes ep = 0;             // tokens one device sends in an all-to-all (dispatch or combine)
+  Bytes pp = 0;             // one activation (or its gradient) crossing a stage boundary
+  Bytes grad_element = 0;   // bytes per gradient element in the DP reduction
+  Bytes param_element = 0;  // bytes per parameter in ZeRO all-gathers (1 with fp8.param_gather)
+  Bytes weight_element = 0; // bytes per 16-bit model weight, what parameter buckets are sized in
 };
 
 [[nodiscard]] Payloads payloads(const RunSpec& run);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "sim/analytic/device_memory.hpp"
@@ -5,6 +6,7 @@
 #include "sim/cli/run_loading.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/run_description.hpp"
+#include "sim/strategy/domain_groups.hpp"
 #include "sim/strategy/mesh.hpp"
 
 namespace trainsim {
@@ -25,10 +27,29 @@ void describe_mesh(const RunSpec& run) {
   std::cout << "; " << (run.devices + node - 1) / node << " nodes of " << node << "\n";
 }
 
+// One warning line per TP or EP group layout that leaves the innermost domain while the run does
+// not forbid it (strategy.keep_in_domain): its per-layer collectives then cross the next tier.
+void warn_straddling_groups(const RunSpec& run) {
+  const Mesh mesh(run.strategy);
+  const auto& tiers = run.platform.tiers;
+  const auto& kept = run.strategy.keep_in_domain;
+  for (Dim d : {Dim::kTp, Dim::kEp}) {
+    const std::string name = to_string(d);
+    if (std::find(kept.begin(), kept.end(), name) != kept.end()) continue;  // refused at load instead
+    const auto g = first_straddling_group(mesh, d, tiers.front().domain_size);
+    if (!g) continue;
+    std::cout << "warning    " << name << " group " << group_text(g->ranks) << " spans " << g->domains << " '"
+              << tiers.front().name << "' domains of " << tiers.front().domain_size
+              << " devices: its collectives cross '" << (tiers.size() > 1 ? tiers[1].name : tiers.front().name)
+              << "' (strategy.keep_in_domain: [" << name << "] refuses such a layout)\n";
+  }
+}
+
 int run_check(const ParsedArgs& a) {
   const RunSpec run = load_run_for_command(a);
   describe_run(std::cout, run);
   describe_mesh(run);
+  warn_straddling_groups(run);
   const auto memory = stage_memory(run);
   describe_memory(std::cout, run, memory);
   require_fits(run, memory);

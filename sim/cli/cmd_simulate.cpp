@@ -12,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/replay/fold_plan.hpp"
+#include "sim/report/links_csv.hpp"
 #include "sim/report/run_description.hpp"
 #include "sim/report/summary.hpp"
 #include "sim/report/trace_writer.hpp"
@@ -19,23 +20,29 @@
 namespace trainsim {
 namespace {
 
-// "0-7,64,100-103" → {0..7, 64, 100..103}; every rank must exist.
+// "0-7,64,100-103" → {0..7, 64, 100..103}; every rank must exist, each part is digits or digits-digits.
 std::set<int> parse_ranks(const std::string& text, int devices) {
   std::set<int> out;
   std::stringstream in(text);
   std::string part;
+  auto rank_of = [](const std::string& digits) {
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("not a rank");
+    return std::stoi(digits);
+  };
   while (std::getline(in, part, ',')) {
     const size_t dash = part.find('-');
     try {
-      const int lo = std::stoi(part.substr(0, dash));
-      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
-      if (lo < 0 || hi >= devices || lo > hi) throw std::out_of_range("range");
+      const int lo = rank_of(part.substr(0, dash));
+      const int hi = dash == std::string::npos ? lo : rank_of(part.substr(dash + 1));
+      if (hi >= devices || lo > hi) throw std::out_of_range("range");
       for (int r = lo; r <= hi; ++r) out.insert(r);
     } catch (const std::exception&) {
       throw UserError("--trace-devices: '" + part + "' is not a rank or range of ranks in 0.." +
-                      std::to_string(devices - 1) + " (example: 0-7,64)");
+                      std::to_string(devices - 1) + " (example: 0,8-15)");
     }
   }
+  if (out.empty()) throw UserError("--trace-devices: '" + text + "' names no rank (example: 0,8-15)");
   return out;
 }
 
@@ -55,6 +62,7 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
   // "on" folds whatever can be folded; "dp"/"tp" insist on that one dimension.
   o.fold_data_parallel = fold == "dp" || ((fold == "on" || (fold == "auto" && big)) && can_fold_dp);
   o.fold_tensor_parallel = run.strategy.tp > 1 && (fold == "on" || fold == "tp" || (fold == "auto" && big));
+  if (a.has("trace-devices") && !a.has("trace")) throw UserError("--trace-devices applies only with --trace FILE");
   if (a.has("trace")) {
     if (a.has("trace-devices")) {
       o.trace_devices = parse_ranks(a.get("trace-devices"), run.devices);
@@ -68,11 +76,19 @@ ReplayOptions replay_options(const ParsedArgs& a, const RunSpec& run) {
 }
 
 
+TraceGranularity trace_granularity(const ParsedArgs& a) {
+  const std::string g = a.get("trace-granularity", "kernel");
+  if (g != "kernel" && g != "layer") throw UserError("--trace-granularity: '" + g + "'; valid: kernel, layer");
+  if (a.has("trace-granularity") && !a.has("trace")) throw UserError("--trace-granularity applies only with --trace FILE");
+  return g == "layer" ? TraceGranularity::kLayer : TraceGranularity::kKernel;
+}
+
 int run_simulate(const ParsedArgs& a) {
   const RunSpec run = load_run_for_command(a);
   const auto memory = stage_memory(run);
   if (!a.has("allow-oom")) require_fits(run, memory);
   const ReplayOptions options = replay_options(a, run);
+  const TraceGranularity granularity = trace_granularity(a);
   const auto start = std::chrono::steady_clock::now();
   const RunGraph graph = build_run_graph(run);
   const Timeline timeline = replay_exact(run, graph, Mesh(run.strategy), options);
@@ -81,8 +97,8 @@ int run_simulate(const ParsedArgs& a) {
   const SimulationReport report{run, timeline, metrics, memory, options, wall};
   write_summary(std::cout, report);
   if (a.has("json")) write_output_file(a.get("json"), "--json", [&](std::ostream& o) { write_result_json(o, report); });
-  if (a.has("trace")) write_output_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline); });
-  if (a.has("links")) write_output_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, timeline); });
+  if (a.has("trace")) write_output_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline, granularity); });
+  if (a.has("links")) write_output_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, run, timeline); });
   return 0;
 }
 
@@ -96,8 +112,11 @@ Command simulate_command() {
   spec.options = {
       {"json", "FILE", "write machine-readable results (iteration_time_s, tokens_per_s, mfu, breakdown, ...)"},
       {"trace", "FILE", "write a Chrome trace-event JSON (open in ui.perfetto.dev): a process per device, a track per stream"},
-      {"trace-devices", "RANKS", "devices to trace, e.g. 0-7,64 (default: the first 64)"},
-      {"links", "FILE", "write per-link bytes and busy fraction as CSV, busiest first"},
+      {"trace-devices", "RANKS", "devices to trace, e.g. 0,8-15 (default: the first 64)"},
+      {"trace-granularity", "G", "kernel (default: one slice per kernel or collective) or layer (one slice per layer, "
+                                 "micro-batch and pass on each stream: a far smaller file)"},
+      {"links", "FILE", "write per-link configured and effective bandwidth, bytes and utilisation as CSV, busiest "
+                        "first; links that carried nothing are left out"},
       {"collectives", "MODE", "bulk (default: one flow per peer pair, per-step latency added) or step (every step)"},
       {"fold", "MODE", "auto (default: dp and tp above 1024 devices), on (dp and tp), dp, tp, off: replay one replica; "
                        "declined, with the reason, where folding would not be exact"},

@@ -52,9 +52,28 @@ SweepSpec spec_from_args(const ParsedArgs& a) {
   return s;
 }
 
+// With --search the strategy is re-planned at every point, so a --set or --vary of a strategy knob
+// would be silently replaced: refused, pointing at the search's own --fix and --space. The strategy
+// fields the search keeps from the run (gradient buckets and precision, accumulation fusion) pass.
+void refuse_replanned_keys(const SweepSpec& spec) {
+  auto check = [](const std::string& arg, const char* option, const char* instead) {
+    const std::string key = arg.substr(0, arg.find('='));
+    const bool strategy = key.rfind("strategy.", 0) == 0;
+    const std::string knob = strategy ? key.substr(9) : key;
+    if (knob == "grad_bucket_size" || knob == "grad_precision" || knob == "grad_accumulation_fusion") return;
+    if (!strategy && key != "micro_batch") return;
+    throw UserError("sweep --search: " + std::string(option) + " " + key + " would be ignored: the search re-plans " +
+                    "the strategy at every point; constrain it with " + instead + " " + knob +
+                    "=... instead (see trainsim search --help)");
+  };
+  for (const std::string& s : spec.sets) check(s, "--set", "--fix");
+  for (const std::string& v : spec.varies) check(v, "--vary", "--space");
+}
+
 // Every point's run, loaded and checked before anything is replayed (a bad value fails fast).
 std::vector<RunSpec> load_points(SweepSpec& spec, const std::vector<SweepPoint>& grid) {
   if (spec.search) (void)parse_search_space(spec.space, spec.fix);
+  if (spec.search) refuse_replanned_keys(spec);
   std::vector<RunSpec> runs;
   for (const SweepPoint& p : grid) runs.push_back(load_point_run(spec, p));
   spec.run_name = runs.front().name;
@@ -189,8 +208,9 @@ Command sweep_command() {
       "sweep at once (exit 2, naming the point, the key, the value and what is valid). A point whose strategy\n"
       "does not fit in memory is listed as out of memory, not replayed. Replays are folded wherever the fold is\n"
       "exact (the times `simulate` prints). The table is byte-identical from run to run, and between a local\n"
-      "sweep and --merge of its emitted jobs. With --search the run's own strategy is only the starting point (it\n"
-      "must still be valid at every point: vary devices together with strategy.dp using --zip).\n"
+      "sweep and --merge of its emitted jobs. With --search the strategy is re-planned at every point, so the run's\n"
+      "own strategy need not be valid there (vary devices alone); strategy keys in --set/--vary are refused (use\n"
+      "--fix/--space).\n"
       "Example: trainsim sweep workloads/default.yaml --vary platform.tiers.1.bandwidth=12.5GBps,25GBps,50GBps,"
       "100GBps,200GBps --plot bw.svg --markdown bw.md\n"
       "Scale-out: trainsim sweep RUN.yaml --vary ... --emit-jobs DIR; parallel < DIR/jobs.txt (or sbatch\n"

@@ -30,5 +30,7 @@ Command fit_command();
 Command bench_formulas_command();
 Command search_command();
 Command sweep_command();
+Command schema_command();
+Command import_model_command();
 
 }  // namespace trainsim

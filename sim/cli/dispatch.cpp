@@ -11,7 +11,7 @@ const std::vector<Command>& commands() {
                                            simulate_command(), validate_command(),  calibrate_command(),
                                            kernels_command(),  estimate_command(),
                                            fit_command(),      bench_formulas_command(), search_command(),
-                                           sweep_command()};
+                                           sweep_command(),    schema_command(),    import_model_command()};
   return all;
 }
 

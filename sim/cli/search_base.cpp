@@ -47,7 +47,7 @@ Precision precision_of(const std::string& text) {
 
 // The loader's own platform rules (sim/config/platform_fit), reported against the search's options.
 void check_platform_fit(const RunSpec& run) {
-  for (const auto& v : {platform_fit_violation(run), whole_nodes_violation(run)})
+  for (const auto& v : {platform_fit_violation(run), whole_domains_violation(run)})
     if (v) throw UserError("search: --" + v->key + " " + v->value + ": " + v->problem + "; valid: " + v->expected);
 }
 

@@ -44,7 +44,7 @@ void evaluate_run(PointResult& r, const RunSpec& run) {
 void evaluate_search(PointResult& r, const SweepSpec& spec, const RunSpec& run) {
   const SearchSpace space = parse_search_space(spec.space, spec.fix);
   const ThetaFile theta = load_theta_for(run.platform, spec.theta);
-  const SearchOutcome outcome = search_strategies(with_strategy_cleared(run), space, theta.theta, spec.top);
+  const SearchOutcome outcome = search_strategies(run, space, theta.theta, spec.top);
   if (outcome.top.empty()) {
     r.status = PointStatus::kNoStrategy;
     if (outcome.closest_oom) r.memory = outcome.closest_oom->peak_memory;
@@ -67,6 +67,8 @@ RunSpec load_point_run(const SweepSpec& spec, const SweepPoint& point) {
   std::vector<std::string> overrides = spec.sets;
   for (const std::string& o : point_overrides(point)) overrides.push_back(o);
   try {
+    // With --search the strategy is re-planned at every point: the run's own need not be valid there.
+    if (spec.search) return with_strategy_cleared(load_run(spec.run_file, overrides, StrategyRules::kSkip));
     RunSpec run = load_run(spec.run_file, overrides);
     (void)Mesh(run.strategy);
     return run;

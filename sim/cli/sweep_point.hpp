@@ -11,7 +11,8 @@
 
 namespace trainsim {
 
-// Loads and checks the point's run as `simulate` would. Throws UserError naming the point, its
+// Loads and checks the point's run as `simulate` would; with --search, without the strategy rules
+// and with the strategy cleared (the search re-plans it). Throws UserError naming the point, its
 // values and the loader's message (which names the key, the bad value and what is valid).
 [[nodiscard]] RunSpec load_point_run(const SweepSpec& spec, const SweepPoint& point);
 

@@ -16,6 +16,12 @@ inline const EnumNames<Precision>& precision_names() {
   return names;
 }
 
+inline const EnumNames<Fp8Recipe>& fp8_recipe_names() {
+  static const EnumNames<Fp8Recipe> names = {
+      {"delayed", Fp8Recipe::kDelayed}, {"current", Fp8Recipe::kCurrent}, {"mxfp8", Fp8Recipe::kMxfp8}};
+  return names;
+}
+
 inline const EnumNames<Topology>& topology_names() {
   static const EnumNames<Topology> names = {{"nvswitch", Topology::kNvswitch},
                                             {"full_mesh", Topology::kFullMesh},

@@ -1,56 +1,38 @@
 // workloads/frameworks/*.yaml, or a run's `framework:` key -> FrameworkSpec.
 #include "sim/config/framework_loader.hpp"
 
+#include <algorithm>
+
+#include "sim/config/framework_keys.hpp"
 #include "sim/config/loader.hpp"
-#include "sim/config/plausible_ranges.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 
 namespace trainsim {
 namespace {
 
-const EnumNames<PartitionMethod>& partition_names() {
-  static const EnumNames<PartitionMethod> names = {{"uniform", PartitionMethod::kUniform},
-                                                   {"embedding_counted", PartitionMethod::kEmbeddingCounted},
-                                                   {"parameters", PartitionMethod::kParameters}};
-  return names;
-}
-
-void read_host(MapReader& r, HostCosts* h) {
-  auto m = r.map("host", Need::kOptional, {"launch", "pass", "pipeline_instruction", "launch_blocking", "cuda_graphs"});
-  if (!m) return;
-  m->read_quantity("launch", &h->launch, Quantity::kTime, Need::kOptional, host_time_range());
-  m->read_quantity("pass", &h->pass, Quantity::kTime, Need::kOptional, host_time_range());
-  m->read_quantity("pipeline_instruction", &h->pipeline_instruction, Quantity::kTime, Need::kOptional,
-                   host_time_range());
-  m->read_bool("launch_blocking", &h->launch_blocking, Need::kOptional);
-  m->read_bool("cuda_graphs", &h->cuda_graphs, Need::kOptional);
-}
-
-void read_memory(MapReader& r, FrameworkMemory* mem) {
-  auto m = r.map("memory", Need::kOptional, {"context", "workspace", "allocator_reserve", "fp32_grad_partition", "keeps_stage_outputs"});
-  if (!m) return;
-  m->read_quantity("context", &mem->context, Quantity::kBytes, Need::kOptional, framework_overhead_range());
-  m->read_quantity("workspace", &mem->workspace, Quantity::kBytes, Need::kOptional, framework_overhead_range());
-  m->read_number("allocator_reserve", &mem->allocator_reserve, Need::kOptional, allocator_reserve_range());
-  m->read_bool("fp32_grad_partition", &mem->fp32_grad_partition, Need::kOptional);
-  m->read_bool("keeps_stage_outputs", &mem->keeps_stage_outputs, Need::kOptional);
-}
-
 // The keys of a framework document, read onto `spec` (absent keys keep its values, so a run's
 // map can change a few keys of its base preset).
 void read_framework_keys(MapReader& r, FrameworkSpec* spec) {
-  r.read_string("description", &spec->description, Need::kOptional, true);
-  read_host(r, &spec->host);
-  r.read_enum("partition", &spec->partition, Need::kOptional, partition_names());
-  read_memory(r, &spec->memory);
+  framework_keys().read(r, *spec, nullptr);
+  if (auto host = r.map("host", Need::kOptional, host_keys().keys())) host_keys().read(*host, spec->host, nullptr);
+  if (auto memory = r.map("memory", Need::kOptional, framework_memory_keys().keys()))
+    framework_memory_keys().read(*memory, spec->memory, nullptr);
+  if (auto moe = r.map("moe", Need::kOptional, framework_moe_keys().keys())) framework_moe_keys().read(*moe, spec->moe, nullptr);
+}
+
+// A preset file's keys: every framework key but `base` (only a run's map starts from a preset).
+std::vector<std::string> preset_file_keys() {
+  std::vector<std::string> keys = framework_keys().keys();
+  keys.erase(std::find(keys.begin(), keys.end(), "base"));
+  return keys;
 }
 
 FrameworkSpec load_framework_file(const std::filesystem::path& file, const std::vector<Override>& overrides) {
   YamlSource source(file.string());
   YAML::Node root = load_yaml_file(file);
   apply_overrides(root, overrides, source);
-  MapReader r(source, root, "", {"name", "description", "host", "partition", "memory"});
+  MapReader r(source, root, "", preset_file_keys());
   FrameworkSpec spec;
   r.read_string("name", &spec.name, Need::kRequired);
   read_framework_keys(r, &spec);
@@ -74,15 +56,14 @@ FrameworkSpec load_run_framework(YamlSource& source, YAML::Node run_root, const 
   }
   // A map: an optional `base:` preset, then its own keys on top.
   apply_overrides(node, overrides, source);
-  MapReader r(source, node, "framework", {"base", "name", "description", "host", "partition", "memory"});
+  MapReader r(source, node, "framework", framework_keys().keys());
   FrameworkSpec spec;
   std::string base_ref;
   if (r.read_string("base", &base_ref, Need::kOptional))
     spec = load_framework_file(
         resolve_reference(base_ref, PresetKind::kFramework, base, source.where("framework.base"), "framework.base"), {});
   spec.name = base_ref.empty() ? "custom" : base_ref + " (modified)";
-  r.read_string("name", &spec.name, Need::kOptional);
-  read_framework_keys(r, &spec);
+  read_framework_keys(r, &spec);  // its name, when it gives one
   return spec;
 }
 

@@ -10,6 +10,7 @@
 //   partition: uniform          # uniform | embedding_counted | parameters
 //   memory: {context: 1.5GiB, workspace: 0B, allocator_reserve: 0.05, fp32_grad_partition: true,
 //            keeps_stage_outputs: true}
+//   moe: {dispatch_sync: true, grouped_gemm: per_expert}   # grouped_gemm: per_expert | grouped
 #pragma once
 #include <string>
 
@@ -56,12 +57,26 @@ struct FrameworkMemory {
   bool keeps_stage_outputs = false;
 };
 
+// How the framework runs a mixture-of-experts layer.
+struct FrameworkMoe {
+  // The token dispatcher needs the routing counts on the host (all-to-all split sizes, grouped-GEMM
+  // row counts), so the host waits for the device once per MoE layer forward, before the dispatch
+  // all-to-all: Megatron-Core's alltoall dispatcher when dropless (token_dispatcher.py,
+  // cuda_sync_point "before_ep_alltoall"); none when experts are padded to capacity (static shapes).
+  bool dispatch_sync = false;
+  // A grouped expert GEMM runs as one GEMM kernel per local expert (Transformer Engine's GroupedLinear
+  // on Hopper: cuBLAS GEMMs on a pool of streams), each with its own launch, fixed cost and tile
+  // shape; false: one grouped kernel for all local experts.
+  bool per_expert_gemms = false;
+};
+
 struct FrameworkSpec {
   std::string name = "none";  // "none": no framework modelled
   std::string description;
   HostCosts host;
   PartitionMethod partition = PartitionMethod::kUniform;
   FrameworkMemory memory;
+  FrameworkMoe moe;
 };
 
 }  // namespace trainsim

@@ -1,11 +1,8 @@
 // workloads/models/*.yaml -> ModelSpec.
-#include <climits>
-
 #include "sim/config/divisors.hpp"
-#include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/model_keys.hpp"
 #include "sim/config/model_limits.hpp"
-#include "sim/config/plausible_ranges.hpp"
 #include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
@@ -13,17 +10,8 @@
 namespace trainsim {
 namespace {
 
-// Widths are capped so that the default ffn_hidden = 4 * hidden still fits in an int.
-constexpr int kMaxWidth = INT_MAX / 4;
-
 void read_moe(MapReader& r, const ModelSpec& m, MoeSpec* moe) {
-  r.read_int("experts", &moe->experts, Need::kOptional, 0, kMaxExperts);
-  r.read_int("top_k", &moe->top_k, Need::kOptional, 1);
-  r.read_int("expert_ffn_hidden", &moe->expert_ffn_hidden, Need::kOptional, 0, kMaxWidth);
-  r.read_int("shared_experts", &moe->shared_experts, Need::kOptional, 0, kMaxExperts);
-  r.read_int("first_dense_layers", &moe->first_dense_layers, Need::kOptional, 0);
-  r.read_int("layer_frequency", &moe->layer_frequency, Need::kOptional, 1);
-  r.read_number("capacity_factor", &moe->capacity_factor, Need::kOptional, capacity_factor_range());
+  moe_keys().read(r, *moe, nullptr);
   if (moe->experts == 0) return;
   if (moe->top_k > moe->experts) {
     r.fail("top_k", "cannot exceed moe.experts (" + std::to_string(moe->experts) + ")",
@@ -60,29 +48,11 @@ void apply_defaults(MapReader& r, ModelSpec* m) {
 }  // namespace
 
 ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
-  MapReader r(source, root, "",
-              {"name", "description", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "gated_ffn",
-               "vocab", "tied_embeddings", "norm", "position_embedding", "moe"});
+  MapReader r(source, root, "", model_keys().keys());
   ModelSpec m;
   m.source_file = source.file();
-  r.read_string("name", &m.name, Need::kRequired);
-  r.read_string("description", &m.description, Need::kOptional, true);
-  r.read_int("layers", &m.layers, Need::kRequired, 1, kMaxLayers);
-  r.read_int("hidden", &m.hidden, Need::kRequired, 1, kMaxWidth);
-  r.read_int("heads", &m.heads, Need::kRequired, 1);
-  r.read_int("kv_heads", &m.kv_heads, Need::kOptional, 0);
-  r.read_int("head_dim", &m.head_dim, Need::kOptional, 0);
-  r.read_int("ffn_hidden", &m.ffn_hidden, Need::kOptional, 0);
-  r.read_bool("gated_ffn", &m.gated_ffn, Need::kOptional);
-  r.read_int("vocab", &m.vocab, Need::kRequired, 1);
-  r.read_bool("tied_embeddings", &m.tied_embeddings, Need::kOptional);
-  r.read_enum("norm", &m.norm, Need::kOptional, norm_names());
-  r.read_enum("position_embedding", &m.position_embedding, Need::kOptional, position_embedding_names());
-  if (auto moe = r.map("moe", Need::kOptional,
-                       {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "first_dense_layers",
-                        "layer_frequency", "capacity_factor"})) {
-    read_moe(*moe, m, &m.moe);
-  }
+  model_keys().read(r, m, nullptr);
+  if (auto moe = r.map("moe", Need::kOptional, moe_keys().keys())) read_moe(*moe, m, &m.moe);
   apply_defaults(r, &m);
   check_model_size(r, m);
   return m;

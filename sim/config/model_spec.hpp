@@ -2,6 +2,7 @@
 // Sequence length is not here: it belongs to the run.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace trainsim {
 
@@ -41,6 +42,10 @@ struct ModelSpec {
   NormKind norm = NormKind::kLayerNorm;
   PositionEmbedding position_embedding = PositionEmbedding::kRope;
   MoeSpec moe;                     // moe.experts == 0 for dense models
+  // What the model's source said that this schema cannot express, and how it is taken instead
+  // (a Hugging Face config.json's MLA, sliding windows, ...; sim/config/hf_architectures.cpp).
+  // Empty for model YAML files: their comments say it.
+  std::vector<std::string> notes;
   bool is_moe() const { return moe.experts > 0; }
 };
 

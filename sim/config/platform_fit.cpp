@@ -27,19 +27,41 @@ std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
     return RuleViolation{"precision", "accelerator '" + p.accelerator.name + "' has no peak_flops entry for it",
                          to_string(run.precision), join_text(have)};
   }
+  if (is_fp8(run.precision) && p.accelerator.fp8_gemm_efficiency <= 0)
+    return RuleViolation{"precision",
+                         "needs the fraction of its 8-bit peak accelerator '" + p.accelerator.name +
+                             "' reaches on large GEMMs, and platform '" + p.name +
+                             "' gives no accelerator.fp8_gemm_efficiency",
+                         to_string(run.precision), "bf16, or add accelerator.fp8_gemm_efficiency to the platform"};
+  if (is_fp8(run.precision) && peaks.count(Precision::kBf16) == 0 && peaks.count(Precision::kFp16) == 0)
+    return RuleViolation{"precision",
+                         "keeps attention, norms and the router in 16 bit, and accelerator '" + p.accelerator.name +
+                             "' lists no bf16 or fp16 peak",
+                         to_string(run.precision), "add a bf16 peak to the platform"};
   return std::nullopt;
 }
 
-// 16 devices cannot fill nodes of 3 (the innermost tier is the node).
-std::optional<RuleViolation> whole_nodes_violation(const RunSpec& run) {
+// 16 devices cannot fill nodes of 3 (the innermost tier is the node), nor 392 devices whole
+// 384-device supernodes: a run that spans more than one domain of a tier fills each of them, so
+// that every domain of every tier is the one the platform file describes (a partial domain would
+// silently take fewer NICs, leaves or switch ports than the file says). A run inside one domain
+// (4 of a node's 8 devices) is a part of one machine and is fine.
+std::optional<RuleViolation> whole_domains_violation(const RunSpec& run) {
   const PlatformSpec& p = run.platform;
-  const TierSpec& node = p.tiers.front();
-  if (node.domain_size > 0 && node.domain_size < run.devices && run.devices % node.domain_size != 0)
+  for (size_t t = 0; t < p.tiers.size(); ++t) {
+    const TierSpec& tier = p.tiers[t];
+    const int size = tier.domain_size;
+    if (size == 0 || size >= run.devices || run.devices % size == 0) continue;
+    const std::string key = "tiers." + std::to_string(t) + ".domain_size";
+    const std::string domains = t == 0 ? "nodes ('" + tier.name + "' domains)" : "'" + tier.name + "' domains";
     return RuleViolation{"devices",
-                         "is not a whole number of nodes: platform '" + p.name + "' joins " + str(node.domain_size) +
-                             " devices per '" + node.name + "' domain (tiers.0.domain_size)",
+                         "is not a whole number of " + domains + ": platform '" + p.name + "' joins " +
+                             str(size) + " devices per domain (" + key + "), so " + str(run.devices) +
+                             " devices would leave the last one with " + str(run.devices % size),
                          str(run.devices),
-                         "a multiple of " + str(node.domain_size) + ", or at most " + str(node.domain_size) + " devices"};
+                         "a multiple of " + str(size) + " (e.g. " + str(run.devices / size * size) + " or " +
+                             str((run.devices / size + 1) * size) + "), or at most " + str(size) + " devices"};
+  }
   return std::nullopt;
 }
 

@@ -1,7 +1,7 @@
 // platforms/*.yaml -> PlatformSpec.
 #include "sim/config/divisors.hpp"
-#include "sim/config/enum_names.hpp"
 #include "sim/config/loader.hpp"
+#include "sim/config/platform_keys.hpp"
 #include "sim/config/plausible_ranges.hpp"
 #include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
@@ -11,76 +11,18 @@
 namespace trainsim {
 namespace {
 
-void read_peak_flops(MapReader& acc, AcceleratorSpec* a) {
-  std::vector<std::string> names;
-  for (const auto& p : precision_names()) names.emplace_back(p.first);
-  auto peaks = acc.map("peak_flops", Need::kRequired, names);
-  for (const auto& [name, precision] : precision_names()) {
-    double rate = 0;
-    if (peaks->read_quantity(name, &rate, Quantity::kFlopRate, Need::kOptional, peak_flop_rate_range())) {
-      a->peak_flops[precision] = rate;
-    }
-  }
-  if (a->peak_flops.empty()) {
-    acc.fail("peak_flops", "needs the peak rate of at least one precision", "an empty map",
-             "a map from precision (" + join_names(names) + ") to a FLOP rate, e.g. {bf16: 989TFLOPS}");
-  }
-}
-
-AcceleratorSpec read_accelerator(MapReader& r) {
-  auto acc = r.map("accelerator", Need::kRequired,
-                   {"name", "peak_flops", "memory_capacity", "memory_bandwidth", "compute_units", "gemm_tile_m",
-                    "gemm_tile_n", "gemm_wave_quantization", "gemm_efficiency", "gemm_k_overhead",
-                    "attention_efficiency", "attention_k_overhead", "memory_efficiency", "kernel_overhead",
-                    "dropout_rng_rate", "comm_interference"});
+AcceleratorSpec read_accelerator(MapReader& r, std::vector<DefaultedKey>* defaulted) {
+  auto acc = r.map("accelerator", Need::kRequired, accelerator_keys().keys());
   AcceleratorSpec a;
-  acc->read_string("name", &a.name, Need::kRequired);
-  read_peak_flops(*acc, &a);
-  acc->read_quantity("memory_capacity", &a.memory_capacity, Quantity::kBytes, Need::kRequired, device_memory_range());
-  acc->read_quantity("memory_bandwidth", &a.memory_bandwidth, Quantity::kBandwidth, Need::kRequired,
-                    memory_bandwidth_range());
-  acc->read_int("compute_units", &a.compute_units, Need::kOptional, 1, kMaxComputeUnits);
-  acc->read_int("gemm_tile_m", &a.gemm_tile_m, Need::kOptional, 1, kMaxGemmTile);
-  acc->read_int("gemm_tile_n", &a.gemm_tile_n, Need::kOptional, 1, kMaxGemmTile);
-  acc->read_bool("gemm_wave_quantization", &a.gemm_wave_quantization, Need::kOptional);
-  acc->read_number("gemm_k_overhead", &a.gemm_k_overhead, Need::kOptional, k_overhead_range());
-  acc->read_number("gemm_efficiency", &a.gemm_efficiency, Need::kOptional, efficiency_range());
-  acc->read_number("attention_efficiency", &a.attention_efficiency, Need::kOptional, efficiency_range());
-  acc->read_number("attention_k_overhead", &a.attention_k_overhead, Need::kOptional, k_overhead_range());
-  acc->read_number("memory_efficiency", &a.memory_efficiency, Need::kOptional, efficiency_range());
-  acc->read_quantity("kernel_overhead", &a.kernel_overhead, Quantity::kTime, Need::kOptional, kernel_overhead_range());
-  acc->read_number("dropout_rng_rate", &a.dropout_rng_rate, Need::kOptional, rng_rate_range());
-  acc->read_number("comm_interference", &a.comm_interference, Need::kOptional, fraction_below_one());
+  accelerator_keys().read(*acc, a, defaulted);
   return a;
 }
 
-TierSpec read_tier(YamlSource& source, const YAML::Node& node, const std::string& path) {
-  MapReader r(source, node, path,
-              {"name", "topology", "domain_size", "bandwidth", "link_bandwidth", "latency", "devices_per_nic",
-               "switch_radix", "oversubscription", "planes", "in_network_reduction", "efficiency"});
+TierSpec read_tier(YamlSource& source, const YAML::Node& node, const std::string& path,
+                   std::vector<DefaultedKey>* defaulted) {
+  MapReader r(source, node, path, tier_keys().keys());
   TierSpec t;
-  r.read_string("name", &t.name, Need::kRequired);
-  r.read_enum("topology", &t.topology, Need::kRequired, topology_names());
-  r.read_int("domain_size", &t.domain_size, Need::kOptional, 0, kMaxDevices);
-  r.read_quantity("bandwidth", &t.bandwidth, Quantity::kBandwidth, Need::kRequired, link_bandwidth_range());
-  if (t.topology == Topology::kFullMesh) {
-    r.read_quantity("link_bandwidth", &t.link_bandwidth, Quantity::kBandwidth, Need::kRequired,
-                    link_bandwidth_range());
-  } else if (r.has("link_bandwidth")) {
-    r.fail("link_bandwidth", std::string("is used only by topology full_mesh, not ") + to_string(t.topology),
-           r.text_of("link_bandwidth"), "remove it, or set topology: full_mesh");
-  }
-  r.read_quantity("latency", &t.latency, Quantity::kTime, Need::kRequired, link_latency_range());
-  r.read_int("devices_per_nic", &t.devices_per_nic, Need::kOptional, 1, kMaxDevicesPerNic);
-  r.read_int("switch_radix", &t.switch_radix, Need::kOptional, 1, kMaxSwitchRadix);
-  if (t.switch_radix < 4) {  // a tree switch splits its ports into at least 2 down and 2 up
-    r.fail("switch_radix", "a switch needs at least 4 ports (2 down, 2 up)", std::to_string(t.switch_radix),
-           "an integer in 4.." + std::to_string(kMaxSwitchRadix) + ", e.g. 32 or 64");
-  }
-  r.read_number("oversubscription", &t.oversubscription, Need::kOptional, oversubscription_range());
-  r.read_int("planes", &t.planes, Need::kOptional, 1, kMaxPlanes);
-  r.read_bool("in_network_reduction", &t.in_network_reduction, Need::kOptional);
-  r.read_number("efficiency", &t.efficiency, Need::kOptional, efficiency_range());
+  tier_keys().read(r, t, defaulted);
   return t;
 }
 
@@ -107,22 +49,20 @@ void check_tier_nesting(const YamlSource& source, const std::vector<TierSpec>& t
 }  // namespace
 
 PlatformSpec parse_platform(YamlSource& source, const YAML::Node& root) {
-  MapReader r(source, root, "", {"name", "description", "accelerator", "tiers", "max_devices", "uncalibrated"});
+  MapReader r(source, root, "", platform_keys().keys());
   PlatformSpec p;
   p.source_file = source.file();
-  r.read_string("name", &p.name, Need::kRequired);
-  r.read_string("description", &p.description, Need::kOptional, true);
-  p.accelerator = read_accelerator(r);
+  platform_keys().read(r, p, nullptr);  // name, description, max_devices (no optimistic default among them)
+  p.accelerator = read_accelerator(r, &p.defaulted);
   const std::vector<YAML::Node> tiers = r.list("tiers", Need::kRequired);
   if (tiers.empty()) {
     r.fail("tiers", "needs at least one tier", "an empty list",
            "a list of tiers, innermost first, each with name, topology, bandwidth, latency");
   }
   for (size_t i = 0; i < tiers.size(); ++i) {
-    p.tiers.push_back(read_tier(source, tiers[i], r.key_path("tiers." + std::to_string(i))));
+    p.tiers.push_back(read_tier(source, tiers[i], r.key_path("tiers." + std::to_string(i)), &p.defaulted));
   }
   check_tier_nesting(source, p.tiers);
-  r.read_int("max_devices", &p.max_devices, Need::kOptional, 0, kMaxDevices);
   p.uncalibrated = read_uncalibrated(source, root);
   return p;
 }

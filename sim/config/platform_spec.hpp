@@ -5,7 +5,8 @@
 //   description: "..."
 //   accelerator: {name, peak_flops: {bf16: 989TFLOPS, ...}, memory_capacity: 80GiB,
 //                 memory_bandwidth: 3.35TBps, compute_units: 132, gemm_tile_m: 128, gemm_tile_n: 256,
-//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, gemm_k_overhead: 64,
+//                 gemm_wave_quantization: true, gemm_efficiency: 0.8, fp8_gemm_efficiency: 0.7,
+//                 gemm_k_overhead: 64,
 //                 attention_efficiency: 0.6, attention_k_overhead: 0, memory_efficiency: 0.8, kernel_overhead: 4us,
 //                 dropout_rng_rate: 0.8e12, comm_interference: 0.05}
 //   tiers:            # innermost first; each tier joins groups of the previous one
@@ -34,8 +35,13 @@ struct AcceleratorSpec {
   bool gemm_wave_quantization = true;                // false: the GEMM library balances the last wave
                                                      // (stream-K / split-K), so no wave is partly idle
   double gemm_efficiency = 0.8;                      // fraction of peak a large, well-shaped GEMM reaches
+  double fp8_gemm_efficiency = 0;                    // the same for 8-bit GEMMs (fp8, mxfp8), as a fraction
+                                                     // of the 8-bit peak; 0 = not given (a run in fp8 on a
+                                                     // card with an 8-bit peak is then refused)
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
-                                                     // in K-steps: a GEMM of depth K runs at K/(K + this)
+                                                     // in K-steps of a 16-bit GEMM: a GEMM of depth K runs
+                                                     // at K/(K + this); an 8-bit GEMM's K-steps are shorter
+                                                     // by its rate ratio, so the same fixed time is more of them
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
   double attention_k_overhead = 0;                   // fixed cost of each query tile of fused attention, in
                                                      // keys: queries attending L keys run at L/(L + this)
@@ -67,8 +73,9 @@ struct TierSpec {
   BytesPerSecond link_bandwidth = 0;  // per direct link, per direction (full_mesh only), bytes/s
   Seconds latency = 0;                // one-way end-to-end latency of a transfer on this tier, seconds
   int devices_per_nic = 1;            // devices sharing one NIC (scale-out tiers)
-  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized, clos)
-  double oversubscription = 1.0;      // downlink:uplink ratio at the leaf (1 = non-blocking)
+  int switch_radix = 64;              // ports per switch (fat_tree, rail_optimized): a leaf has radix/2 NIC ports
+  double oversubscription = 1.0;      // NIC : uplink bandwidth at the leaf (1 = non-blocking); sizes only the
+                                      // leaf uplinks, not how many NICs share a leaf
   int planes = 1;                     // parallel identical networks (multi-plane); bandwidth is summed
   bool in_network_reduction = false;  // switch can reduce (NVLink SHARP / IB SHARP)
   double efficiency = 1.0;            // fraction of bandwidth a transfer achieves (protocol and
@@ -82,6 +89,13 @@ struct UncalibratedParameter {
   std::string value;  // its value as written
 };
 
+// A key the file left out and the default it took, e.g. {"accelerator.kernel_overhead", "0s"}:
+// `check` prints these, since a left-out efficiency or overhead is an optimistic assumption.
+struct DefaultedKey {
+  std::string key;    // dotted key path in the platform file
+  std::string value;  // the default, as YAML would spell it
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -90,6 +104,8 @@ struct PlatformSpec {
   std::vector<TierSpec> tiers;        // innermost first
   int max_devices = 0;                // largest device count this platform models (0 = unbounded)
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
+  std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
+                                                    // of their maps: accelerator, then each tier)
 };
 
 }  // namespace trainsim

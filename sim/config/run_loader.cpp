@@ -6,6 +6,7 @@
 #include "sim/config/framework_loader.hpp"
 #include "sim/config/loader.hpp"
 #include "sim/config/plausible_ranges.hpp"
+#include "sim/config/run_keys.hpp"
 #include "sim/config/run_rules.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
@@ -35,15 +36,6 @@ void check_mesh_order(MapReader& r, const std::string& order) {
   }
 }
 
-void read_overlap(MapReader& s, OverlapSpec* o) {
-  auto r = s.map("overlap", Need::kOptional, {"dp_grad_reduce", "zero_param_gather", "tp_comm", "pp_comm"});
-  if (!r) return;
-  r->read_bool("dp_grad_reduce", &o->dp_grad_reduce, Need::kOptional);
-  r->read_bool("zero_param_gather", &o->zero_param_gather, Need::kOptional);
-  r->read_bool("tp_comm", &o->tp_comm, Need::kOptional);
-  r->read_bool("pp_comm", &o->pp_comm, Need::kOptional);
-}
-
 // strategy.stage_layers: a list of layer counts, one per stage (their sum and count are checked
 // with the other split rules, once the model is known).
 void read_stage_layers(MapReader& r, std::vector<int>* out) {
@@ -60,34 +52,28 @@ void read_stage_layers(MapReader& r, std::vector<int>* out) {
   }
 }
 
+// strategy.keep_in_domain: dimensions named once each, e.g. [tp, ep] (the groups are checked
+// against the platform with the other rules, once the platform is known).
+void read_keep_in_domain(MapReader& r, std::vector<std::string>* out) {
+  const std::string expected = "a list naming each of tp, cp, ep, dp, pp at most once, e.g. [tp, ep]";
+  for (const YAML::Node& item : r.list("keep_in_domain", Need::kOptional)) {
+    const std::string name = item.IsScalar() ? item.Scalar() : describe_node(item);
+    if (std::find(kDimNames.begin(), kDimNames.end(), name) == kDimNames.end())
+      r.fail("keep_in_domain", "'" + name + "' is not a parallel dimension", r.text_of("keep_in_domain"), expected);
+    if (std::find(out->begin(), out->end(), name) != out->end())
+      r.fail("keep_in_domain", "names " + name + " twice", r.text_of("keep_in_domain"), expected);
+    out->push_back(name);
+  }
+}
+
 void read_strategy(MapReader& run, StrategySpec* st) {
-  auto r = run.map("strategy", Need::kOptional,
-                   {"tp", "pp", "dp", "cp", "ep", "sequence_parallel", "schedule", "virtual_stages",
-                    "first_stage_layers", "last_stage_layers", "stage_layers", "zero_stage",
-                    "recompute", "recompute_layers", "offload", "grad_bucket_size", "grad_precision",
-                    "grad_accumulation_fusion", "mesh_order", "overlap"});
+  auto r = run.map("strategy", Need::kOptional, strategy_keys().keys());
   if (!r) return;
-  r->read_int("tp", &st->tp, Need::kOptional, 1);
-  r->read_int("pp", &st->pp, Need::kOptional, 1);
-  r->read_int("dp", &st->dp, Need::kOptional, 1);
-  r->read_int("cp", &st->cp, Need::kOptional, 1);
-  r->read_int("ep", &st->ep, Need::kOptional, 1);
-  r->read_bool("sequence_parallel", &st->sequence_parallel, Need::kOptional);
-  r->read_string("schedule", &st->schedule, Need::kOptional);  // the schedule registry checks the name
-  r->read_int("virtual_stages", &st->virtual_stages, Need::kOptional, 1);
-  r->read_int("first_stage_layers", &st->first_stage_layers, Need::kOptional, 0);
-  r->read_int("last_stage_layers", &st->last_stage_layers, Need::kOptional, 0);
+  strategy_keys().read(*r, *st, nullptr);
   read_stage_layers(*r, &st->stage_layers);
-  r->read_int("zero_stage", &st->zero_stage, Need::kOptional, 0, 3);
-  r->read_enum("recompute", &st->recompute, Need::kOptional, recompute_names());
-  r->read_int("recompute_layers", &st->recompute_layers, Need::kOptional, 0);
-  r->read_enum("offload", &st->offload, Need::kOptional, offload_names());
-  r->read_quantity("grad_bucket_size", &st->grad_bucket_size, Quantity::kBytes, Need::kOptional,
-                    bucket_size_range());
-  r->read_enum("grad_precision", &st->grad_precision, Need::kOptional, grad_precision_names());
-  r->read_bool("grad_accumulation_fusion", &st->grad_accumulation_fusion, Need::kOptional);
-  if (r->read_string("mesh_order", &st->mesh_order, Need::kOptional)) check_mesh_order(*r, st->mesh_order);
-  read_overlap(*r, &st->overlap);
+  if (r->has("mesh_order")) check_mesh_order(*r, st->mesh_order);
+  read_keep_in_domain(*r, &st->keep_in_domain);
+  if (auto o = r->map("overlap", Need::kOptional, overlap_keys().keys())) overlap_keys().read(*o, st->overlap, nullptr);
 }
 
 // The collectives the run's strategy makes each dimension's group run (as sim/graph emits them).
@@ -128,42 +114,63 @@ void read_collectives(MapReader& run, const StrategySpec& st, std::map<std::stri
   }
 }
 
+// `fp8:` only with an 8-bit precision; mxfp8 has the mxfp8 recipe and fp8 the other two.
+void read_fp8(MapReader& r, RunSpec* run) {
+  run->fp8.recipe = run->precision == Precision::kMxfp8 ? Fp8Recipe::kMxfp8 : Fp8Recipe::kDelayed;
+  auto f = r.map("fp8", Need::kOptional, fp8_keys().keys());
+  if (!f) return;
+  if (!is_fp8(run->precision))
+    r.fail("fp8", std::string("applies only to runs in fp8 or mxfp8, and this run's precision is ") +
+                      to_string(run->precision), "a map", "remove it, or set precision: fp8");
+  fp8_keys().read(*f, run->fp8, nullptr);
+  const bool mx = run->precision == Precision::kMxfp8;
+  if (mx != (run->fp8.recipe == Fp8Recipe::kMxfp8))
+    f->fail("recipe", std::string("does not match precision ") + to_string(run->precision), f->text_of("recipe"),
+            mx ? "mxfp8 (the only recipe of precision mxfp8)" : "delayed or current (mxfp8 needs precision: mxfp8)");
+}
+
+void read_moe_routing(MapReader& r, MoeRouting* moe) {
+  auto m = r.map("moe", Need::kOptional, moe_routing_keys().keys());
+  if (!m) return;
+  moe_routing_keys().read(*m, *moe, nullptr);
+  if (moe->pad_to_capacity && moe->capacity_factor <= 0)
+    m->fail("pad_to_capacity", "pads each expert to its capacity, and the run gives no moe.capacity_factor", "true",
+            "false, or a capacity_factor such as 1.25 beside it");
+}
+
 }  // namespace
 
 RunSpec parse_run(YamlSource& source, const YAML::Node& root, RunReferences* refs) {
-  MapReader r(source, root, "",
-              {"name", "description", "model", "platform", "devices", "precision", "seq_len", "global_batch",
-               "micro_batch", "strategy", "collectives", "framework", "framework_overhead", "flash_attention",
-               "dropout"});
+  MapReader r(source, root, "", run_keys().keys());
   RunSpec run;
   run.source_file = source.file();
-  r.read_string("name", &run.name, Need::kRequired);
-  r.read_string("description", &run.description, Need::kOptional, true);
   r.read_string("model", &refs->model, Need::kRequired);
   r.read_string("platform", &refs->platform, Need::kRequired);
-  r.read_int("devices", &run.devices, Need::kRequired, 1, kMaxDevices);
-  r.read_enum("precision", &run.precision, Need::kRequired, precision_names());
-  r.read_int("seq_len", &run.seq_len, Need::kRequired, 1);
-  r.read_int("global_batch", &run.global_batch, Need::kRequired, 1);
-  r.read_int("micro_batch", &run.micro_batch, Need::kOptional, 1);
+  run_keys().read(r, run, nullptr);
+  read_fp8(r, &run);
   read_strategy(r, &run.strategy);
   read_collectives(r, run.strategy, &run.collectives);
-  r.read_quantity("framework_overhead", &run.framework_overhead, Quantity::kBytes, Need::kOptional,
-                  framework_overhead_range());
-  r.read_bool("flash_attention", &run.flash_attention, Need::kOptional);
-  if (auto d = r.map("dropout", Need::kOptional, {"attention", "hidden"})) {
-    d->read_number("attention", &run.dropout.attention, Need::kOptional, fraction_below_one());
-    d->read_number("hidden", &run.dropout.hidden, Need::kOptional, fraction_below_one());
-  }
+  if (auto d = r.map("dropout", Need::kOptional, dropout_keys().keys())) dropout_keys().read(*d, run.dropout, nullptr);
+  read_moe_routing(r, &run.moe);
   return run;
 }
 
 namespace {
 
+// `model:` names a preset, a model YAML, or (hf:PATH) a Hugging Face config.json.
+ModelSpec load_run_model(const std::string& reference, const std::filesystem::path& base, const YamlSource& source,
+                         const std::vector<Override>& overrides) {
+  const std::string hf = "hf:";
+  if (reference.compare(0, hf.size(), hf) == 0)
+    return load_hf_model_file(resolve_hf_config(reference.substr(hf.size()), base, source.where("model")), overrides);
+  return load_model_file(resolve_reference(reference, PresetKind::kModel, base, source.where("model"), "model"),
+                         overrides);
+}
+
 // A parsed run document -> RunSpec: overrides, the run's keys, the model and platform it names
 // (relative references resolve against `base` first), and the rules that involve only inputs.
 RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesystem::path& base,
-                          const std::vector<std::string>& override_args) {
+                          const std::vector<std::string>& override_args, StrategyRules strategy_rules) {
   const std::vector<Override> overrides = parse_overrides(override_args);
   apply_overrides(root, select_overrides(run_level_overrides(overrides), "framework", true), source);
   RunReferences refs;
@@ -172,20 +179,21 @@ RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesy
   // With blocking launches the host waits for every kernel, collective and transfer in turn, so
   // no stream overlaps another whatever the run's overlap switches say (`check` prints this).
   if (run.framework.host.launch_blocking) run.strategy.overlap = OverlapSpec{false, false, false, false};
-  run.model = load_model_file(resolve_reference(refs.model, PresetKind::kModel, base, source.where("model"), "model"),
-                              select_overrides(overrides, "model"));
+  run.model = load_run_model(refs.model, base, source, select_overrides(overrides, "model"));
   run.platform = load_platform_file(
       resolve_reference(refs.platform, PresetKind::kPlatform, base, source.where("platform"), "platform"),
       select_overrides(overrides, "platform"));
-  check_run_rules(run, source);
+  if (strategy_rules == StrategyRules::kCheck) check_run_rules(run, source);
+  else check_strategy_free_rules(run, source);
   return run;
 }
 
 }  // namespace
 
-RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args) {
+RunSpec load_run(const std::filesystem::path& file, const std::vector<std::string>& override_args,
+                 StrategyRules strategy_rules) {
   YamlSource source(file.string());
-  return load_run_document(source, load_yaml_file(file), file.parent_path(), override_args);
+  return load_run_document(source, load_yaml_file(file), file.parent_path(), override_args, strategy_rules);
 }
 
 RunSpec load_run_text(const std::string& text, const std::string& name, const std::filesystem::path& base,
@@ -197,7 +205,7 @@ RunSpec load_run_text(const std::string& text, const std::string& name, const st
   } catch (const YAML::Exception& e) {
     throw ConfigError(name, e.mark.line + 1, "(syntax)", "invalid YAML: " + e.msg, "", "well-formed YAML");
   }
-  return load_run_document(source, root, base, override_args);
+  return load_run_document(source, root, base, override_args, StrategyRules::kCheck);
 }
 
 }  // namespace trainsim

@@ -6,6 +6,7 @@
 #include "sim/config/divisors.hpp"
 #include "sim/config/platform_fit.hpp"
 #include "sim/config/yaml_reader.hpp"
+#include "sim/strategy/domain_groups.hpp"
 #include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
@@ -45,6 +46,11 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
   }
   const PipelineSplit split = pipeline_split(run);
   const std::string problem = split_problem(split);
+  if (!problem.empty() && (s.account_for_embedding || s.account_for_loss)) {
+    const char* key = s.account_for_embedding ? "strategy.account_for_embedding" : "strategy.account_for_loss";
+    src.fail_at(key, problem, "true",
+                "false, or a pp x virtual_stages that divides the layers plus the counted embedding/loss");
+  }
   if (!problem.empty() && !split.uneven()) {
     const std::vector<long long> valid = m.layers % s.pp == 0 ? divisors(m.layers / s.pp) : std::vector<long long>{1};
     src.fail_at("strategy.virtual_stages", problem, str(s.virtual_stages), list_numbers(valid));
@@ -102,7 +108,34 @@ void check_batch(const RunSpec& run, const YamlSource& src) {
   }
 }
 
+// strategy.keep_in_domain: every group of each named dimension inside one innermost domain.
+void check_keep_in_domain(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  if (s.keep_in_domain.empty()) return;
+  const Mesh mesh(s);
+  const TierSpec& inner = run.platform.tiers.front();
+  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp}) {
+    const std::string name = to_string(d);
+    if (std::find(s.keep_in_domain.begin(), s.keep_in_domain.end(), name) == s.keep_in_domain.end()) continue;
+    const auto g = first_straddling_group(mesh, d, inner.domain_size);
+    if (!g) continue;
+    src.fail_at("strategy.keep_in_domain",
+                "the " + name + " group " + group_text(g->ranks) + " spans " + str(g->domains) + " '" + inner.name +
+                    "' domains of " + str(inner.domain_size) + " devices (tiers.0.domain_size), but the run keeps " +
+                    name + " groups inside one",
+                name,
+                "a strategy whose " + name + " groups fit one domain (" + name + " dividing " +
+                    str(inner.domain_size) + ", placed by mesh_order among the fastest-varying dimensions), or " +
+                    name + " left out of keep_in_domain");
+  }
+}
+
 }  // namespace
+
+void check_strategy_free_rules(const RunSpec& run, const YamlSource& source) {
+  fail_on(platform_fit_violation(run), source);
+  fail_on(whole_domains_violation(run), source);
+}
 
 void check_run_rules(const RunSpec& run, const YamlSource& source) {
   // Rules about one degree come before the product of all degrees, so that an error names the
@@ -111,9 +144,10 @@ void check_run_rules(const RunSpec& run, const YamlSource& source) {
   check_model_split(run, source);
   check_experts(run, source);
   check_device_product(run, source);
-  fail_on(whole_nodes_violation(run), source);
+  fail_on(whole_domains_violation(run), source);
   check_batch(run, source);
   check_schedule_rules(run, source);
+  check_keep_in_domain(run, source);
 }
 
 }  // namespace trainsim

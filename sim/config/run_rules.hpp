@@ -9,6 +9,9 @@
 namespace trainsim {
 
 // `source` is the run file's source, after parsing (it knows where each key was read).
+// The rules that do not involve the strategy: devices against the platform (max_devices, whole
+// domains), the precision's peak.
+void check_strategy_free_rules(const RunSpec& run, const YamlSource& source);
 void check_run_rules(const RunSpec& run, const YamlSource& source);
 // The pipeline schedule: registered, suited to p, m and v, and m v within the expansion bound
 // (sim/config/schedule_rules.cpp). Needs the batch rules checked first.

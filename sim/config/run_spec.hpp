@@ -4,28 +4,32 @@
 //   model: llama3-8b            # preset name or path to a model YAML
 //   platform: dgx-h100-superpod # preset name or path to a platform YAML
 //   devices: 64
-//   precision: bf16
+//   precision: bf16             # fp8 / mxfp8: weight GEMMs in 8 bits, the rest in bf16
+//   fp8: {recipe: delayed, param_gather: false}   # fp8 and mxfp8 runs only (fp8_spec.hpp)
 //   seq_len: 8192
 //   global_batch: 512           # sequences per iteration
 //   micro_batch: 1              # sequences per micro-batch per pipeline
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, first_stage_layers: 0, last_stage_layers: 0,
-//              stage_layers: [],
+//              stage_layers: [], account_for_embedding: false, account_for_loss: false,
 //              zero_stage: 1, recompute: selective,
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
-//              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp,
+//              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp, keep_in_domain: [tp, ep],
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework: megatron-lm      # preset name or path (workloads/frameworks/), or a map with base: + keys
 //   framework_overhead: 2GiB    # per-device memory held besides what `framework` models
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 //   dropout: {attention: 0.1, hidden: 0.1}   # probabilities; default 0 (no dropout)
+//   moe: {imbalance: 1.0, capacity_factor: 0, pad_to_capacity: false}   # MoE routing (MoeRouting)
 #pragma once
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/config/fp8_spec.hpp"
 #include "sim/config/framework_spec.hpp"
 #include "sim/config/model_spec.hpp"
 #include "sim/config/platform_spec.hpp"
@@ -57,6 +61,11 @@ struct StrategySpec {
   // Explicit layers of every stage, in order (DeepSpeed partition_method "uniform" lists,
   // MindSpeed --num-layer-list); empty = derived (first/last, the framework's method, even).
   std::vector<int> stage_layers;
+  // Megatron-Core --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split:
+  // the embedding (loss) counts as one layer when the even split is cut, so the first (last) model
+  // chunk holds one transformer layer fewer (sim/strategy/stage_layout.hpp).
+  bool account_for_embedding = false;
+  bool account_for_loss = false;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
@@ -72,6 +81,10 @@ struct StrategySpec {
   // micro-batch's weight gradient is written, then added to the buffer by a separate kernel.
   bool grad_accumulation_fusion = true;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
+  // Dimensions ("tp", "ep", ...) whose every group must sit inside one domain of the platform's
+  // innermost tier (a node's NVLink island); a strategy that puts one across domains is refused.
+  // Empty: allowed (`check` warns when a TP or EP group straddles).
+  std::vector<std::string> keep_in_domain;
   OverlapSpec overlap;
 };
 
@@ -85,6 +98,21 @@ struct DropoutSpec {
   [[nodiscard]] bool any() const { return attention > 0 || hidden > 0; }
 };
 
+// How a run routes tokens to experts (MoE models; Megatron-Core's router options). The replay
+// gives every expert-parallel rank the busiest rank's load: the all-to-alls make the whole group
+// wait for it.
+struct MoeRouting {
+  // Routed rows the busiest expert-parallel rank receives, relative to an even share (>= 1);
+  // 1 = balanced, as benchmarks that force-balance tokens (--moe-router-force-load-balancing).
+  double imbalance = 1;
+  // --moe-expert-capacity-factor: an expert accepts at most this many times its even share and
+  // drops the rest; 0 = dropless (the model's capacity_factor, a padding factor, then applies).
+  double capacity_factor = 0;
+  // --moe-pad-expert-input-to-capacity: every expert runs exactly capacity_factor times its even
+  // share (static shapes: the dispatcher needs no host synchronisation).
+  bool pad_to_capacity = false;
+};
+
 struct RunSpec {
   std::string name;
   std::string description;
@@ -93,6 +121,7 @@ struct RunSpec {
   PlatformSpec platform;
   int devices = 0;
   Precision precision = Precision::kBf16;
+  Fp8Spec fp8;                                   // quantization recipe of fp8/mxfp8 runs
   int seq_len = 0;
   int global_batch = 0;                          // sequences per iteration
   int micro_batch = 1;                           // sequences per micro-batch
@@ -103,7 +132,15 @@ struct RunSpec {
   bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
                                                  // and context as separate kernels (Megatron before 2022)
   DropoutSpec dropout;                           // off unless the run sets it
+  MoeRouting moe;                                // routing and capacity (MoE models)
 
+  // Derived: routed rows each expert-parallel rank processes, relative to an even share: the
+  // capacity when padded, else min(imbalance, capacity) when dropping, else imbalance times the
+  // model's padding factor (1 in every preset).
+  double expert_load() const {
+    if (moe.capacity_factor > 0) return moe.pad_to_capacity ? moe.capacity_factor : std::min(moe.imbalance, moe.capacity_factor);
+    return moe.imbalance * model.moe.capacity_factor;
+  }
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
 };

@@ -60,18 +60,27 @@ std::string stage_layers_line(const std::vector<int>& layers) {
   return line + "]";
 }
 
+std::string keep_in_domain_line(const std::vector<std::string>& dims) {
+  if (dims.empty()) return "";
+  std::string line = "\n  keep_in_domain: [";
+  for (size_t i = 0; i < dims.size(); ++i) line += (i ? ", " : "") + dims[i];
+  return line + "]";
+}
+
 void write_strategy(std::ostream& out, const StrategySpec& s) {
   out << "strategy:\n"
       << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
       << "\n  sequence_parallel: " << yes_no(s.sequence_parallel) << "\n  schedule: " << quoted(s.schedule)
       << "\n  virtual_stages: " << s.virtual_stages << "\n  first_stage_layers: " << s.first_stage_layers
       << "\n  last_stage_layers: " << s.last_stage_layers << stage_layers_line(s.stage_layers)
+      << "\n  account_for_embedding: " << yes_no(s.account_for_embedding)
+      << "\n  account_for_loss: " << yes_no(s.account_for_loss)
       << "\n  zero_stage: " << s.zero_stage
       << "\n  recompute: " << recompute_name(s.recompute) << "\n  recompute_layers: " << s.recompute_layers
       << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
       << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)
       << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
-      << "\n  mesh_order: " << quoted(s.mesh_order) << "\n  overlap: {dp_grad_reduce: "
+      << "\n  mesh_order: " << quoted(s.mesh_order) << keep_in_domain_line(s.keep_in_domain) << "\n  overlap: {dp_grad_reduce: "
       << yes_no(s.overlap.dp_grad_reduce) << ", zero_param_gather: " << yes_no(s.overlap.zero_param_gather)
       << ", tp_comm: " << yes_no(s.overlap.tp_comm) << ", pp_comm: " << yes_no(s.overlap.pp_comm) << "}\n";
 }

@@ -30,6 +30,12 @@ struct RunReferences {
 [[nodiscard]] ModelSpec load_model_file(const std::filesystem::path& file, const std::vector<Override>& overrides);
 [[nodiscard]] PlatformSpec load_platform_file(const std::filesystem::path& file,
                                               const std::vector<Override>& overrides);
+// A Hugging Face config.json as a model (sim/config/hf_model_loader.cpp), then `overrides`.
+[[nodiscard]] ModelSpec load_hf_model_file(const std::filesystem::path& file, const std::vector<Override>& overrides);
+// The config.json a run's `model: hf:PATH` names: PATH relative to `base_dir` first, then as given;
+// a folder stands for its config.json. A ConfigError at `where` when there is none.
+[[nodiscard]] std::filesystem::path resolve_hf_config(const std::string& path, const std::filesystem::path& base_dir,
+                                                      const Location& where);
 
 // The file a `model:`/`platform:` reference names: a path (see looks_like_path), relative ones
 // resolved against `base_dir`, or a preset name. A missing file or unknown preset is a

@@ -34,7 +34,9 @@ bool parse_plain_number(const std::string& text, double* out) {
   return true;
 }
 
-std::string format_number(double x) {
+}  // namespace
+
+std::string number_text(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", x);
   return buf;
@@ -56,8 +58,6 @@ const char* quantity_name(Quantity kind) {
   return "a quantity";
 }
 
-}  // namespace
-
 bool Bounds::contains(double x) const {
   const bool above_lo = lo_open ? x > lo : x >= lo;
   const bool below_hi = hi_open ? x < hi : x <= hi;
@@ -65,8 +65,8 @@ bool Bounds::contains(double x) const {
 }
 
 std::string Bounds::text() const {
-  if (std::isinf(hi)) return std::string("a number ") + (lo_open ? "> " : ">= ") + format_number(lo);
-  return std::string("a number in ") + (lo_open ? "(" : "[") + format_number(lo) + ", " + format_number(hi) +
+  if (std::isinf(hi)) return std::string("a number ") + (lo_open ? "> " : ">= ") + number_text(lo);
+  return std::string("a number in ") + (lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) +
          (hi_open ? ")" : "]");
 }
 

@@ -101,5 +101,10 @@ class MapReader {
 
 // "a, b, c"
 [[nodiscard]] std::string join_names(const std::vector<std::string>& names);
+// How the reader describes values in messages (and the schema page): "0.8" (%g), "an integer in
+// 1..1024" ("an integer >= 1" when unbounded), "a bandwidth".
+[[nodiscard]] std::string number_text(double x);
+[[nodiscard]] std::string int_range_text(int lo, int hi);
+[[nodiscard]] const char* quantity_name(Quantity kind);
 
 }  // namespace trainsim

@@ -1,5 +1,7 @@
 #include "sim/graph/block_tasks.hpp"
 
+#include "sim/graph/host_time.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -58,7 +60,7 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
     ctx.pending.pop_back();
   };
   if (i == m.first_gemm && rules.gather_before_first_gemm) {
-    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, mb, layer, role);
+    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
     if (tp_overlap(ctx)) defer_last();
   }
   if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
@@ -66,6 +68,17 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
     defer_last();
   }
   return overlapped;
+}
+
+// Launches beyond one of kernel i, for the host time.
+void count_launches(BuildContext& ctx, const std::vector<uint16_t>& extra, int i) {
+  if (!extra.empty()) ctx.host_extra_launches += extra[static_cast<size_t>(i)];
+}
+
+// Whether the MoE dispatcher reads the routing counts on the host before dispatching (a dropless
+// dispatcher; padding to capacity makes the shapes static).
+bool dispatch_syncs(const BuildContext& ctx) {
+  return ctx.run.framework.moe.dispatch_sync && !ctx.run.moe.pad_to_capacity;
 }
 
 }  // namespace
@@ -96,6 +109,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
+    if (i == m.first_expert && dispatch_syncs(ctx)) host_sync(ctx, mb);
     if (i == m.first_expert && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
@@ -103,6 +117,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
     } else {
       add_compute(ctx, t);
     }
+    count_launches(ctx, block.forward_extra_launches, i);
     if (i == m.last_expert && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
@@ -134,8 +149,9 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
     if (i == m.last_gemm && regather && part != BackwardPart::kWeightGrad)
       gathered_input = add_comm_after_compute(
-          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_bytes, role, mb, layer));
+          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, role, mb, layer));
     last = add_compute(ctx, t, wgrad);
+    count_launches(ctx, block.backward_extra_launches, i);
     if (wgrad && i > m.last_gemm && gathered_input >= 0) ctx.graph.add_dependency(static_cast<TaskId>(gathered_input), static_cast<TaskId>(last));
     if (attention && cp)
       add_comm(ctx, "cp.dkv_reduce_scatter", CollectiveKind::kReduceScatter, Dim::kCp, ctx.cp_kv_bytes, mb, layer,

@@ -17,12 +17,14 @@ struct BuildContext {
   KernelTemplates kernels;
   std::vector<ChunkLayers> chunks;
   // Payload sizes, bytes.
-  Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce buffer / SP gathered tensor
+  Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce / reduce-scatter buffer
+  Bytes tp_gather_bytes = 0;  // the SP all-gathered tensor (FP8 in 8-bit runs; run_payloads.hpp)
   Bytes cp_kv_bytes = 0;   // K and V of the whole context on this device (gathered over cp)
   Bytes ep_bytes = 0;      // tokens one device sends in an all-to-all (dispatch or combine)
   Bytes pp_bytes = 0;      // one activation (or its gradient) crossing a stage boundary
   Bytes grad_element = 0;  // bytes per gradient element in the DP reduction
   Bytes param_element = 0; // bytes per parameter element in ZeRO all-gathers
+  Bytes weight_element = 0; // bytes per 16-bit model weight (parameter buckets are sized in it)
   // Tasks the next compute kernel must wait for (collective results, received activations).
   std::vector<TaskId> pending;
   // Tasks of the last backward pass per chunk that complete each layer's weight gradients,
@@ -33,6 +35,10 @@ struct BuildContext {
   // ZeRO-1/2 with overlap: the start-of-iteration parameter gather (bucket) each layer's first
   // forward waits for, by global layer index; -1 when none is pending.
   std::vector<int64_t> layer_param_gather;
+  // Host time (sim/graph/host_time.hpp): where the current host segment began (its pass, or the
+  // last host synchronisation inside it) and the launches beyond one per task issued since.
+  size_t host_segment_start = 0;
+  int host_extra_launches = 0;
 };
 
 // Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,

@@ -1,5 +1,7 @@
 #include "sim/graph/builder.hpp"
 
+#include "sim/analytic/run_payloads.hpp"
+
 #include "sim/graph/chunk_tasks.hpp"
 #include "sim/graph/grad_sync.hpp"
 #include "sim/graph/schedule.hpp"
@@ -10,24 +12,15 @@ namespace trainsim {
 namespace {
 
 void set_payload_sizes(BuildContext& ctx) {
-  const RunSpec& run = ctx.run;
-  const auto& s = run.strategy;
-  const ModelSpec& m = run.model;
-  const double element = activation_element_bytes(run.precision);
-  const double b = run.micro_batch;
-  const double s_local = static_cast<double>(run.seq_len) / s.cp;
-  const double h = m.hidden;
-  ctx.tp_bytes = b * s_local * h * element;
-  // K and V of this rank's kv heads over the whole context (what the CP ring gathers).
-  const Shard sh = shard_of(run);
-  ctx.cp_kv_bytes = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(m, sh) * head_dim_of(m)) * element;
-  // Each token goes to top_k experts (capacity-padded); under SP a TP rank dispatches its 1/t share.
-  const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
-  ctx.ep_bytes = m.is_moe() ? tokens * m.moe.top_k * m.moe.capacity_factor * h * element : 0;
-  // Megatron's scatter/gather optimisation: each TP rank sends 1/t of the activation.
-  ctx.pp_bytes = b * s_local * h * element / s.tp;
-  ctx.grad_element = gradient_element_bytes(run);
-  ctx.param_element = element;
+  const Payloads p = payloads(ctx.run);
+  ctx.tp_bytes = p.tp;
+  ctx.tp_gather_bytes = p.tp_gather;
+  ctx.cp_kv_bytes = p.cp_kv;
+  ctx.ep_bytes = p.ep;
+  ctx.pp_bytes = p.pp;
+  ctx.grad_element = p.grad_element;
+  ctx.param_element = p.param_element;
+  ctx.weight_element = p.weight_element;
 }
 
 std::vector<int> stage_layers(const std::vector<ChunkLayers>& chunks) {
@@ -48,7 +41,7 @@ std::vector<size_t> final_backward_steps(const std::vector<ScheduleStep>& steps,
 
 }  // namespace
 
-double stage_params(const RunSpec& run, int stage) {
+ParamCount stage_params(const RunSpec& run, int stage) {
   const auto& s = run.strategy;
   const auto chunks = stage_chunks(pipeline_split(run), stage);
   bool first = false, last = false;
@@ -56,7 +49,7 @@ double stage_params(const RunSpec& run, int stage) {
     first = first || c.has_embedding;
     last = last || c.has_output;
   }
-  return static_cast<double>(device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep).total());
+  return device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep);
 }
 
 StageGraph build_stage_graph(const RunSpec& run, int stage) {

@@ -3,6 +3,7 @@
 #pragma once
 #include "sim/config/run_spec.hpp"
 #include "sim/graph/run_graph.hpp"
+#include "sim/model/params.hpp"
 #include "sim/strategy/mesh.hpp"
 
 namespace trainsim {
@@ -10,7 +11,7 @@ namespace trainsim {
 [[nodiscard]] StageGraph build_stage_graph(const RunSpec& run, int stage);
 [[nodiscard]] RunGraph build_run_graph(const RunSpec& run);
 
-// Parameters held by one device of `stage` (after TP/PP/EP splitting), a count.
-[[nodiscard]] double stage_params(const RunSpec& run, int stage);
+// Parameters held by one device of `stage` (after TP/PP/EP splitting), counts by kind.
+[[nodiscard]] ParamCount stage_params(const RunSpec& run, int stage);
 
 }  // namespace trainsim

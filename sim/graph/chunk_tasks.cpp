@@ -82,7 +82,7 @@ TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
 
 void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
-  const PassStart pass = begin_pass(ctx);
+  begin_pass(ctx);
   if (!c.has_embedding) add_recv(ctx, -1, mb, "pp.recv_activation");
   if (c.has_embedding)
     emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), mb, -1,
@@ -96,7 +96,7 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   }
   if (c.has_output)
     emit_block_forward(ctx, ctx.kernels.output, forward_rules(ctx, ctx.kernels.output), mb, -1, TaskRole::kForward);
-  end_pass(ctx, pass, c.has_output ? 0 : 1, forward_instructions(c.has_embedding, c.has_output), mb);
+  end_pass(ctx, c.has_output ? 0 : 1, forward_instructions(c.has_embedding, c.has_output), mb);
   if (!c.has_output) add_send(ctx, +1, mb, "pp.send_activation");
 }
 
@@ -105,7 +105,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const bool input_grads = part != BackwardPart::kWeightGrad;
   const bool weight_grads = part != BackwardPart::kInputGrad;
   auto& ready = ctx.grad_ready[static_cast<size_t>(chunk)];
-  const PassStart pass = begin_pass(ctx);
+  begin_pass(ctx);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
     const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
@@ -130,7 +130,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
     if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.embedding_params);
   }
   const bool sends = input_grads && !c.has_embedding;
-  end_pass(ctx, pass, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
+  end_pass(ctx, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
   if (sends) add_send(ctx, -1, mb, "pp.send_gradient");
 }
 

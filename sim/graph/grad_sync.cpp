@@ -33,7 +33,7 @@ Task param_gather(BuildContext& ctx, double params) {
 void emit_param_prefetch(BuildContext& ctx) {
   ctx.layer_param_gather.assign(static_cast<size_t>(ctx.run.model.layers), -1);
   if (ctx.run.strategy.dp <= 1 || !sharded_optimizer(ctx) || !ctx.run.strategy.overlap.zero_param_gather) return;
-  const double bucket_params = ctx.run.strategy.grad_bucket_size / ctx.param_element;
+  const double bucket_params = ctx.run.strategy.grad_bucket_size / ctx.weight_element;
   for (const ChunkLayers& chunk : ctx.chunks) {
     std::vector<int> waiting;  // layers of the bucket being filled
     double params = chunk.has_embedding ? ctx.kernels.embedding_params : 0;

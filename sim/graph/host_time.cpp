@@ -1,20 +1,22 @@
 #include "sim/graph/host_time.hpp"
 
+#include <utility>
+
 namespace trainsim {
+namespace {
 
-PassStart begin_pass(const BuildContext& ctx) { return PassStart{ctx.graph.size()}; }
-
-void end_pass(BuildContext& ctx, PassStart start, int trailing_launches, int instructions, int microbatch) {
-  const HostCosts& host = ctx.run.framework.host;
-  if (!host.any()) return;
+// Device seconds and launches of the tasks issued since the segment began.
+std::pair<Seconds, int> segment_work(const BuildContext& ctx, int trailing_launches) {
   Seconds device = 0;
   const size_t end = ctx.graph.size();
-  for (size_t id = start.first_task; id < end; ++id) {
+  for (size_t id = ctx.host_segment_start; id < end; ++id) {
     const Task& t = ctx.graph.task(static_cast<TaskId>(id));
     if (t.kind == TaskKind::kCompute) device += t.duration;
   }
-  const int launches = static_cast<int>(end - start.first_task) + trailing_launches;
-  const Seconds exposed = exposed_host_time(host, device, launches, instructions);
+  return {device, static_cast<int>(end - ctx.host_segment_start) + ctx.host_extra_launches + trailing_launches};
+}
+
+void add_host_task(BuildContext& ctx, Seconds exposed, int microbatch) {
   if (exposed <= 0) return;
   Task t;
   t.kind = TaskKind::kCompute;
@@ -24,6 +26,30 @@ void end_pass(BuildContext& ctx, PassStart start, int trailing_launches, int ins
   t.microbatch = microbatch;
   t.duration = exposed;
   add_compute(ctx, t);
+}
+
+void new_segment(BuildContext& ctx) {
+  ctx.host_segment_start = ctx.graph.size();
+  ctx.host_extra_launches = 0;
+}
+
+}  // namespace
+
+void begin_pass(BuildContext& ctx) { new_segment(ctx); }
+
+void host_sync(BuildContext& ctx, int microbatch) {
+  const HostCosts& host = ctx.run.framework.host;
+  if (!host.any()) return;
+  const auto [device, launches] = segment_work(ctx, 0);
+  add_host_task(ctx, exposed_segment_time(host, device, launches), microbatch);
+  new_segment(ctx);
+}
+
+void end_pass(BuildContext& ctx, int trailing_launches, int instructions, int microbatch) {
+  const HostCosts& host = ctx.run.framework.host;
+  if (!host.any()) return;
+  const auto [device, launches] = segment_work(ctx, trailing_launches);
+  add_host_task(ctx, exposed_host_time(host, device, launches, instructions), microbatch);
 }
 
 }  // namespace trainsim

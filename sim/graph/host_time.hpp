@@ -8,21 +8,22 @@
 // as one compute-stream task "host.launches" at the end of the pass (role kHost), so the
 // timeline shows where host time was not hidden.
 #pragma once
-#include <cstddef>
-
 #include "sim/analytic/host_time.hpp"
 #include "sim/graph/build_context.hpp"
 
 namespace trainsim {
 
-struct PassStart {
-  size_t first_task = 0;  // the graph's size when the pass began
-};
+// Starts a pass: a new host segment begins at the graph's current size.
+void begin_pass(BuildContext& ctx);
 
-[[nodiscard]] PassStart begin_pass(const BuildContext& ctx);
+// A host synchronisation inside the pass (the MoE dispatcher reading routing counts, FrameworkMoe::
+// dispatch_sync): the host waits for the device to finish everything issued so far, so the segment
+// since the pass began (or the last sync) takes max(device, host) on its own; its exposed host time
+// is appended as a task here and a new segment begins.
+void host_sync(BuildContext& ctx, int microbatch);
 
-// Ends the pass: appends the exposed host time (if any) as a compute task. `trailing_launches`
-// counts tasks the pass issues after this call (its pipeline send).
-void end_pass(BuildContext& ctx, PassStart start, int trailing_launches, int instructions, int microbatch);
+// Ends the pass: appends the exposed host time of its last segment (if any) as a compute task.
+// `trailing_launches` counts tasks the pass issues after this call (its pipeline send).
+void end_pass(BuildContext& ctx, int trailing_launches, int instructions, int microbatch);
 
 }  // namespace trainsim

@@ -1,5 +1,7 @@
 #include "sim/graph/kernel_templates.hpp"
 
+#include <algorithm>
+
 #include "sim/analytic/compute_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
@@ -23,11 +25,11 @@ Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole ro
   t.label = graph.label(k.name);
   t.flops = k.flops;
   t.bytes = k.bytes;
-  t.duration = kernel_time(k, run.platform.accelerator, run.precision);
+  t.duration = kernel_time(k, run.platform.accelerator);
   return t;
 }
 
-bool is_expert_gemm(const Task& task, const StageGraph& graph) {
+bool is_expert_kernel(const Task& task, const StageGraph& graph) {
   return graph.label_text(task.label).rfind("moe_expert", 0) == 0;
 }
 
@@ -35,15 +37,26 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
   BlockMarks m;
   for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
     if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
-    if (kernels[static_cast<size_t>(i)].kernel_class != KernelClass::kGemm) continue;
+    const Task& k = kernels[static_cast<size_t>(i)];
+    const bool expert = is_expert_kernel(k, graph);
+    if (expert && m.first_expert < 0) m.first_expert = i;
+    if (k.kernel_class != KernelClass::kGemm) continue;
     if (m.first_gemm < 0) m.first_gemm = i;
     m.last_gemm = i;
-    if (is_expert_gemm(kernels[static_cast<size_t>(i)], graph)) {
-      if (m.first_expert < 0) m.first_expert = i;
-      m.last_expert = i;
-    }
+    if (expert) m.last_expert = i;
   }
   return m;
+}
+
+// Launches beyond one per kernel, or nothing when every kernel is one launch.
+std::vector<uint16_t> extra_launches(const std::vector<Kernel>& kernels) {
+  std::vector<uint16_t> out(kernels.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    out[i] = static_cast<uint16_t>(std::max(1, kernels[i].launches) - 1);
+    any = any || out[i] > 0;
+  }
+  return any ? out : std::vector<uint16_t>{};
 }
 
 void set_marks(BlockTemplate& b, const StageGraph& graph) {
@@ -55,17 +68,20 @@ void set_marks(BlockTemplate& b, const StageGraph& graph) {
 // weight-gradient GEMM without gradient accumulation fusion).
 std::vector<Kernel> accumulating(const std::vector<Kernel>& bwd, const RunSpec& run) {
   if (run.strategy.grad_accumulation_fusion) return bwd;
-  return with_unfused_grad_accumulation(bwd, gemm_element_bytes(run.precision), gradient_element_bytes(run));
+  return with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
 }
 
 BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
                          StageGraph& graph) {
   BlockTemplate b;
   for (const auto& k : fwd) b.forward.push_back(to_task(k, run, graph, TaskRole::kForward));
-  for (const auto& k : accumulating(bwd, run)) {
+  const std::vector<Kernel> backward = accumulating(bwd, run);
+  for (const auto& k : backward) {
     b.backward.push_back(to_task(k, run, graph, TaskRole::kBackward));
     b.wgrad.push_back(k.weight_grad ? 1 : 0);
   }
+  b.forward_extra_launches = extra_launches(fwd);
+  b.backward_extra_launches = extra_launches(backward);
   set_marks(b, graph);
   return b;
 }
@@ -84,7 +100,7 @@ double params_of_layer(const RunSpec& run, int layer) {
 
 }  // namespace
 
-KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params) {
+KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, const ParamCount& stage_params) {
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
   KernelTemplates k;
@@ -106,7 +122,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, dou
   opt.role = TaskRole::kOptimizer;
   opt.kernel_class = KernelClass::kOptimizer;
   opt.label = graph.label("optimizer.step");
-  for (const auto& kernel : optimizer_step(stage_params, shard)) {
+  for (const auto& kernel : iteration_step(stage_params, shard, sh, run.fp8.param_gather)) {
     const Task t = to_task(kernel, run, graph, TaskRole::kOptimizer);
     opt.flops += t.flops;
     opt.bytes += t.bytes;

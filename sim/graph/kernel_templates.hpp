@@ -2,6 +2,7 @@
 // duration from the accelerator's roofline) once per stage, then copied per micro-batch/layer.
 // This is the one place the graph builder calls into the model catalogue.
 #pragma once
+#include "sim/model/params.hpp"
 #include <vector>
 
 #include "sim/config/run_spec.hpp"
@@ -10,8 +11,9 @@
 namespace trainsim {
 
 // Where a block's communication regions begin and end: the first and last GEMM (bounds of the TP
-// region) and the first and last expert GEMM (bounds of the EP dispatch/combine), as indices into
-// the kernel list, -1 when absent. Weight-gradient kernels never bound a region.
+// region) and the first expert kernel and last expert GEMM (bounds of the EP dispatch/combine: the
+// dispatch comes before the experts' input quantization in 8-bit runs), as indices into the kernel
+// list, -1 when absent. Weight-gradient kernels never bound a region.
 struct BlockMarks {
   int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
 };
@@ -20,6 +22,9 @@ struct BlockTemplate {
   std::vector<Task> forward;   // in execution order
   std::vector<Task> backward;  // in execution order; weight-gradient kernels flagged by wgrad
   std::vector<uint8_t> wgrad;  // wgrad[i]: backward[i] computes weight gradients (zero-bubble W)
+  // Launches beyond one of each kernel (a grouped GEMM run as one GEMM per expert), for the host
+  // time; empty when every kernel is one launch.
+  std::vector<uint16_t> forward_extra_launches, backward_extra_launches;
   BlockMarks forward_marks, backward_marks;  // fixed per template: computed once
 };
 
@@ -37,6 +42,6 @@ struct KernelTemplates {
 };
 
 // `stage_params` is the parameter count this device holds (for the optimizer kernel).
-[[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, double stage_params);
+[[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, const ParamCount& stage_params);
 
 }  // namespace trainsim

@@ -1,5 +1,6 @@
 #include "sim/model/attention_ops.hpp"
 
+#include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 
 namespace trainsim {
@@ -13,7 +14,8 @@ constexpr double kMaskBytes = 1;               // a dropout mask keeps one byte 
 struct AttentionDims {
   double b, s, ctx, d, heads, kv_heads, h;
   double tokens, seq_tokens;
-  double gemm_bytes, act_bytes;
+  Precision gemm_p, act_p;  // weight GEMMs; attention's own math and the tensors around it
+  double act_bytes;
   bool attention_dropout, hidden_dropout;
 };
 
@@ -28,7 +30,8 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.h = static_cast<double>(m.hidden);
   a.tokens = static_cast<double>(gemm_tokens(sh));
   a.seq_tokens = static_cast<double>(sequence_tokens(sh));
-  a.gemm_bytes = gemm_element_bytes(sh.precision);
+  a.gemm_p = sh.precision;
+  a.act_p = activation_precision(sh.precision);
   a.act_bytes = activation_element_bytes(sh.precision);
   a.attention_dropout = sh.attention_dropout > 0;
   a.hidden_dropout = sh.hidden_dropout > 0;
@@ -52,6 +55,7 @@ Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard&
   Kernel k;
   k.name = name;
   k.cls = KernelClass::kAttention;
+  k.precision = a.act_p;
   k.flops = flops_factor * kCausalFraction * core_attention_model_flops(m, sh);
   k.bytes = tensor_elements * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
   k.attention_keys = kCausalFraction * a.ctx;
@@ -85,11 +89,11 @@ std::vector<Kernel> unfused_attention_forward(const AttentionDims& a) {
   const auto batch = static_cast<int64_t>(a.b * a.heads);
   const double scores = a.b * a.heads * a.s * a.ctx;
   std::vector<Kernel> out = {
-      gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.gemm_bytes),
+      gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.act_p),
       elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes)};
   if (a.attention_dropout)
     out.push_back(elementwise_kernel("attn_dropout.fwd", scores, 1, 1 + mask_fraction(a), 1, a.act_bytes));
-  out.push_back(gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.gemm_bytes));
+  out.push_back(gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.act_p));
   return out;
 }
 
@@ -101,11 +105,11 @@ std::vector<Kernel> unfused_attention_backward(const AttentionDims& a) {
   const double scores = a.b * a.heads * a.s * a.ctx;
   const double reads = 2 + (a.attention_dropout ? mask_fraction(a) : 0);
   const char* name = a.attention_dropout ? "attn_softmax_dropout.dgrad" : "attn_softmax.dgrad";
-  return {gemm_kernel("attn_context.dgrad_probs", {s, ctx, d, batch}, a.gemm_bytes),
-          gemm_kernel("attn_context.dgrad_v", {ctx, d, s, batch}, a.gemm_bytes),
+  return {gemm_kernel("attn_context.dgrad_probs", {s, ctx, d, batch}, a.act_p),
+          gemm_kernel("attn_context.dgrad_v", {ctx, d, s, batch}, a.act_p),
           elementwise_kernel(name, scores, reads, 1, kSoftmaxFlopsPerElement, a.act_bytes),
-          gemm_kernel("attn_scores.dgrad_q", {s, d, ctx, batch}, a.gemm_bytes),
-          gemm_kernel("attn_scores.dgrad_k", {ctx, d, s, batch}, a.gemm_bytes)};
+          gemm_kernel("attn_scores.dgrad_q", {s, d, ctx, batch}, a.act_p),
+          gemm_kernel("attn_scores.dgrad_k", {ctx, d, s, batch}, a.act_p)};
 }
 
 
@@ -120,22 +124,27 @@ Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward)
   return backward ? core_attention_backward(m, sh) : core_attention_forward(m, sh);
 }
 
+// FP8 runs (sim/model/fp8_quantize.hpp): the norm feeds the column-parallel QKV GEMM (LayerNormLinear),
+// the attention output is cast+transposed for the projection; in the backward each input-gradient GEMM's
+// output gradient is quantized (gathered first under SP for the row-parallel projection) and the weight
+// gradients read transposed FP8 copies.
 std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   const int64_t t = gemm_tokens(sh);
   const int64_t h = m.hidden;
   const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;  // rotates Q and K
-  std::vector<Kernel> out = {
-      norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
-      gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_bytes)};
+  std::vector<Kernel> out = norm_into_fp8_gemm(norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
+                                               a.seq_tokens * a.h, sh, sp_gathers(sh));
+  out.push_back(gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_p));
   if (m.position_embedding == PositionEmbedding::kRope)
     out.push_back(elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
     append(out, unfused_attention_forward(a));
-  out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_bytes));
+  append(out, quantize_kernels("out_proj.input", a.tokens * static_cast<double>(q_width), sh, true));
+  out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_p));
   out.push_back(residual_forward_kernel("attn_residual.fwd", a.seq_tokens * a.h, a.hidden_dropout, a.act_bytes));
   return out;
 }
@@ -147,19 +156,25 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
   const int64_t qkv = qkv_width(m, sh);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
+  const bool gathered = sp_gathers(sh);
   std::vector<Kernel> out;
   if (a.hidden_dropout) out.push_back(dropout_backward_kernel("attn_dropout.dgrad", a.seq_tokens * a.h, a.act_bytes));
-  append(out, {gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_bytes),
-               gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_bytes, true)});
+  append(out, row_parallel_output_grad("out_proj", a.seq_tokens * a.h, a.tokens * a.h, sh));
+  out.push_back(gemm_kernel("out_proj.dgrad", {t, q_width, h, 1}, a.gemm_p));
+  append(out, as_weight_grad(gathered ? fp8_transpose_kernels("out_proj.output_grad", a.tokens * a.h, sh)
+                                      : std::vector<Kernel>{}));
+  out.push_back(gemm_kernel("out_proj.wgrad", {q_width, h, t, 1}, a.gemm_p, true));
   if (sh.flash_attention)
     out.push_back(core_attention_backward(m, sh));
   else
     append(out, unfused_attention_backward(a));
   if (m.position_embedding == PositionEmbedding::kRope)
     out.push_back(elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
+  append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
+  out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));
+  append(out, as_weight_grad(norm_output_transpose("attn_norm.output", a.tokens * a.h, sh, gathered)));
   append(out, {
-      gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_bytes),
-      gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_bytes, true),
+      gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_p, true),
       norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),
   });
   return out;

@@ -57,7 +57,7 @@ std::vector<Kernel> embedding_backward(const ModelSpec& m, const Shard& sh) {
 }
 
 std::vector<Kernel> output_forward(const ModelSpec& m, const Shard& sh) {
-  const double gb = gemm_element_bytes(sh.precision);
+  const Precision logits_p = activation_precision(sh.precision);  // Megatron output layer: not a TE module
   const double ab = activation_element_bytes(sh.precision);
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
@@ -67,13 +67,13 @@ std::vector<Kernel> output_forward(const ModelSpec& m, const Shard& sh) {
   ce.bytes += logits * ab;  // reads the 16-bit logits the GEMM wrote
   return {
       norm_forward_kernel("final_norm.fwd", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
-      gemm_kernel("logits.fwd", {tokens, v, m.hidden, 1}, gb),
+      gemm_kernel("logits.fwd", {tokens, v, m.hidden, 1}, logits_p),
       ce,
   };
 }
 
 std::vector<Kernel> output_backward(const ModelSpec& m, const Shard& sh) {
-  const double gb = gemm_element_bytes(sh.precision);
+  const Precision logits_p = activation_precision(sh.precision);  // Megatron output layer: not a TE module
   const double ab = activation_element_bytes(sh.precision);
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
@@ -84,8 +84,8 @@ std::vector<Kernel> output_backward(const ModelSpec& m, const Shard& sh) {
   ce.bytes += logits * ab;  // writes the 16-bit logit gradient
   return {
       ce,
-      gemm_kernel("logits.dgrad", {tokens, m.hidden, v, 1}, gb),
-      gemm_kernel("logits.wgrad", {m.hidden, v, tokens, 1}, gb, true),
+      gemm_kernel("logits.dgrad", {tokens, m.hidden, v, 1}, logits_p),
+      gemm_kernel("logits.wgrad", {m.hidden, v, tokens, 1}, logits_p, true),
       norm_backward_kernel("final_norm.dgrad", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
   };
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/config/precision.hpp"
 #include "sim/core/units.hpp"
 
 namespace trainsim {
@@ -29,6 +30,14 @@ struct Kernel {
   double random_elements = 0;  // random numbers drawn inside the kernel (dropout of fused attention)
   double attention_keys = 0;   // kAttention: keys each query attends on average (causal: half the context)
   bool weight_grad = false;  // backward kernel computing weight gradients (deferrable: zero-bubble W)
+  // The precision the kernel's math runs in: it picks the peak FLOP/s and, for GEMMs, the efficiency
+  // level. An FP8 run's weight GEMMs are kFp8 (kMxfp8) while its attention, router and logits stay
+  // 16-bit (Transformer Engine runs only its Linear modules' GEMMs in FP8). Memory-bound classes
+  // ignore it: their bytes already count each tensor at its own width.
+  Precision precision = Precision::kBf16;
+  // Kernels the work is launched as: 1, or for a grouped GEMM run as one GEMM per local expert the
+  // batch count (each launch pays the launch and tile costs on its own 1/launches of the work).
+  int launches = 1;
 };
 
 }  // namespace trainsim

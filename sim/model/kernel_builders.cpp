@@ -2,22 +2,25 @@
 
 #include <utility>
 
+#include "sim/model/shard.hpp"
+
 namespace trainsim {
 namespace {
 double norm_forward_flops_per_element(NormKind norm) { return norm == NormKind::kLayerNorm ? 8 : 5; }
 }  // namespace
 
-Kernel gemm_kernel(std::string name, const GemmShape& shape, double element_bytes, bool weight_grad) {
+Kernel gemm_kernel(std::string name, const GemmShape& shape, Precision precision, bool weight_grad) {
   Kernel k;
   k.name = std::move(name);
   k.cls = KernelClass::kGemm;
   k.gemm = shape;
+  k.precision = precision;
   const double m = static_cast<double>(shape.m);
   const double n = static_cast<double>(shape.n);
   const double kk = static_cast<double>(shape.k);
   const double batch = static_cast<double>(shape.batch);
   k.flops = 2.0 * m * n * kk * batch;
-  k.bytes = (m * kk + kk * n + m * n) * batch * element_bytes;
+  k.bytes = ((m * kk + kk * n) * bytes_per_element(precision) + m * n * activation_element_bytes(precision)) * batch;
   k.weight_grad = weight_grad;
   return k;
 }

@@ -8,9 +8,10 @@
 
 namespace trainsim {
 
-// A GEMM C[m×n] = A[m×k]·B[k×n], `batch` times: 2·m·n·k·batch FLOP (one multiply-add = 2 FLOP);
-// bytes = each operand read once and C written once, (m·k + k·n + m·n)·batch·element_bytes.
-[[nodiscard]] Kernel gemm_kernel(std::string name, const GemmShape& shape, double element_bytes,
+// A GEMM C[m×n] = A[m×k]·B[k×n], `batch` times, whose math runs in `precision`: 2·m·n·k·batch FLOP
+// (one multiply-add = 2 FLOP); bytes = each operand read once at the precision's width and C written
+// once at the width of activations around it (an FP8 GEMM writes bf16), all times batch.
+[[nodiscard]] Kernel gemm_kernel(std::string name, const GemmShape& shape, Precision precision,
                                  bool weight_grad = false);
 
 // A memory-bound kernel over `elements` output elements that reads `tensors_read` and writes

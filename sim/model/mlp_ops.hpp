@@ -17,10 +17,15 @@ namespace trainsim {
 
 // The FFN GEMMs and activation of a `width`-wide FFN (dense MLP, one shared expert group) over
 // `tokens` rows, with names prefixed by `prefix` ("mlp", "moe_shared"). `width` is already the
-// per-device width (divided by tp). Shared by mlp_ops and moe_ops.
+// per-device width (divided by tp). Shared by mlp_ops and moe_ops. In 8-bit runs they include the
+// quantization kernels (sim/model/fp8_quantize.hpp) of fc2's input and of both output gradients;
+// fc1's input is quantized by the norm before it (dense MLP, TE LayerNormMLP: `input_from_norm`,
+// transposed in the backward) or by its own cast+transpose (shared experts, TE Linear).
 [[nodiscard]] std::vector<Kernel> ffn_forward_kernels(const std::string& prefix, const ModelSpec& m,
-                                                      const Shard& sh, int64_t tokens, int64_t width);
+                                                      const Shard& sh, int64_t tokens, int64_t width,
+                                                      bool input_from_norm);
 [[nodiscard]] std::vector<Kernel> ffn_backward_kernels(const std::string& prefix, const ModelSpec& m,
-                                                       const Shard& sh, int64_t tokens, int64_t width);
+                                                       const Shard& sh, int64_t tokens, int64_t width,
+                                                       bool input_from_norm);
 
 }  // namespace trainsim

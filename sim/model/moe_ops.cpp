@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/mlp_ops.hpp"
 
@@ -19,9 +20,17 @@ int64_t shared_width(const ModelSpec& m, const Shard& sh) {
 }
 int64_t gated_factor(const ModelSpec& m) { return m.gated_ffn ? 2 : 1; }
 
+// The expert GEMMs as the framework launches them: one grouped kernel, or one kernel per expert.
+std::vector<Kernel> as_launched(std::vector<Kernel> kernels, const Shard& sh, int64_t experts) {
+  if (!sh.per_expert_gemms) return kernels;
+  for (Kernel& k : kernels)
+    if (k.cls == KernelClass::kGemm) k.launches = static_cast<int>(experts);
+  return kernels;
+}
+
 // Grouped GEMMs and activation of the local experts, forward or backward.
 std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool backward) {
-  const double gb = gemm_element_bytes(sh.precision);
+  const Precision gp = sh.precision;
   const double ab = activation_element_bytes(sh.precision);
   const int64_t rows = tokens_per_local_expert(m, sh);
   const int64_t experts = local_experts(m, sh);
@@ -31,22 +40,32 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
   const double act_elements = static_cast<double>(rows * experts * w);
   const double act_in = static_cast<double>(gated_factor(m));
   const double act_flops = m.gated_ffn ? 6 : 8;  // as mlp_ops: SwiGLU ≈ 6, GeLU ≈ 8 FLOP/element
+  // 8-bit runs: TE GroupedLinear quantizes all local experts' inputs (and output gradients) in one
+  // multi-tensor cast+transpose kernel per GEMM (sim/model/fp8_quantize.hpp).
+  const double rows_h = static_cast<double>(rows * experts * h);
+  const double rows_fc1 = static_cast<double>(rows * experts * fc1);
   if (!backward) {
-    return {gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gb),
-            elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab),
-            gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gb)};
+    std::vector<Kernel> out = quantize_kernels("moe_expert_fc1.input", rows_h, sh, true);
+    append(out, {gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gp),
+                 elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab)});
+    append(out, quantize_kernels("moe_expert_fc2.input", act_elements, sh, true));
+    out.push_back(gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gp));
+    return as_launched(out, sh, experts);
   }
-  return {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gb),
-          gemm_kernel("moe_expert_fc2.wgrad", {w, h, rows, experts}, gb, true),
-          elementwise_kernel("moe_expert_act.dgrad", act_elements, act_in + 1, act_in, 2 * act_flops, ab),
-          gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gb),
-          gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gb, true)};
+  std::vector<Kernel> out = quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true);
+  append(out, {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gp),
+               gemm_kernel("moe_expert_fc2.wgrad", {w, h, rows, experts}, gp, true),
+               elementwise_kernel("moe_expert_act.dgrad", act_elements, act_in + 1, act_in, 2 * act_flops, ab)});
+  append(out, quantize_kernels("moe_expert_fc1.output_grad", rows_fc1, sh, true));
+  append(out, {gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gp),
+               gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gp, true)});
+  return as_launched(out, sh, experts);
 }
 
 }  // namespace
 
 int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
-  const double rows = m.moe.capacity_factor * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
+  const double rows = sh.expert_load * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
                       sh.ep / static_cast<double>(m.moe.experts);
   return static_cast<int64_t>(std::ceil(rows * (1 - 1e-12)));  // tolerate rounding of exact quotients
 }
@@ -55,7 +74,8 @@ namespace {
 
 // Sizes shared by the forward and backward of an MoE block on one device.
 struct MoeSizes {
-  double gb, ab;            // bytes per GEMM element / per activation element
+  Precision router_p;       // the router GEMM's math: activation precision (not a TE module)
+  double ab;                // bytes per activation element
   int64_t route_tokens;     // tokens the router sees (sequence-parallel share)
   double seq_elements;      // route_tokens * h
   double dispatched;        // rows the local experts process (capacity-padded)
@@ -64,7 +84,7 @@ struct MoeSizes {
 
 MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
   MoeSizes z;
-  z.gb = gemm_element_bytes(sh.precision);
+  z.router_p = activation_precision(sh.precision);
   z.ab = activation_element_bytes(sh.precision);
   z.route_tokens = sequence_tokens(sh);
   z.seq_elements = static_cast<double>(z.route_tokens) * m.hidden;
@@ -76,10 +96,10 @@ MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
 }  // namespace
 
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
-  const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
+  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out{
       norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab),
-      gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, gb),
+      gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, router_p),
       elementwise_kernel("router_topk.fwd", static_cast<double>(route_tokens) * m.moe.experts, 1, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
       elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab),
@@ -90,17 +110,17 @@ std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
                                         kUnpermuteFlopsPerElement, ab);
   unpermute.bytes += all_tokens * m.hidden * ab;
   out.push_back(unpermute);
-  if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
+  if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh), false));
   out.push_back(residual_forward_kernel("moe_residual.fwd", seq_elements, sh.hidden_dropout > 0, ab));
   return out;
 }
 
 std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
-  const auto [gb, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
+  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
   std::vector<Kernel> out;
   if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("moe_dropout.dgrad", seq_elements, ab));
   if (m.moe.shared_experts > 0)
-    append(out, ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh)));
+    append(out, ffn_backward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh), false));
   // Un-permute backward reads the token gradients (and expert outputs for the probability
   // gradient) and writes the expert-order gradients.
   Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,
@@ -112,8 +132,8 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
       elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab),
       elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
-      gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, gb),
-      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, route_tokens, 1}, gb, true),
+      gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, router_p),
+      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, route_tokens, 1}, router_p, true),
       norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab),
   });
   return out;

@@ -11,9 +11,12 @@
 //    all b·s tokens of its sequence with a 1/t slice of each expert's FFN width;
 //  * the ep devices of an EP group hold ep·b·s tokens, each routed to top_k experts, spread over
 //    `experts` experts: one expert receives b·s·top_k·ep/experts rows under even routing, and a
-//    device's experts/ep experts receive b·s·top_k rows in all. The capacity factor c pads each
-//    expert to c times its even share (Megatron pad-to-capacity / worst-case load), so the
-//    executed rows per local expert are ceil(c·b·s·top_k·ep/experts).
+//    device's experts/ep experts receive b·s·top_k rows in all. The shard's expert_load r (the
+//    run's routing: imbalance of the busiest rank, capacity and dropping, padding; RunSpec::
+//    expert_load) scales that, so the executed rows per local expert are
+//    ceil(r·b·s·top_k·ep/experts).
+//  * with Shard::per_expert_gemms the grouped GEMMs are launched as one kernel per local expert
+//    (Kernel::launches; Transformer Engine's GroupedLinear on Hopper).
 #pragma once
 #include <vector>
 
@@ -23,7 +26,7 @@
 
 namespace trainsim {
 
-// Rows one local expert's GEMMs process: ceil(c·b·s·top_k·ep / experts) (see above).
+// Rows one local expert's GEMMs process: ceil(r·b·s·top_k·ep / experts) (see above).
 [[nodiscard]] int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh);
 
 // Names: moe_norm, router, router_topk, moe_permute, moe_expert_fc1 / _act / _fc2 (grouped,

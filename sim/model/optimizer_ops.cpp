@@ -1,5 +1,8 @@
 #include "sim/model/optimizer_ops.hpp"
 
+#include "sim/model/fp8_quantize.hpp"
+#include "sim/model/kernel_builders.hpp"
+
 namespace trainsim {
 
 std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction) {
@@ -15,6 +18,13 @@ std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_
   adam.flops = kAdamFlopsPerParam * params;
   adam.bytes = (kAdamReadBytesPerParam + kAdamWriteBytesPerParam) * params;
   return {norm, adam};
+}
+
+std::vector<Kernel> iteration_step(const ParamCount& device, double zero_sharded_fraction, const Shard& sh,
+                                   bool fp8_param_gather) {
+  std::vector<Kernel> out = optimizer_step(static_cast<double>(device.total()), zero_sharded_fraction);
+  append(out, weight_quantize_kernels(static_cast<double>(device.linear()), sh, fp8_param_gather));
+  return out;
 }
 
 }  // namespace trainsim

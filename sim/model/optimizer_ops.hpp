@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "sim/model/kernel.hpp"
+#include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
 
 namespace trainsim {
 
@@ -24,5 +26,12 @@ inline constexpr double kGradNormBytesPerParam = 4;
 // [optimizer.grad_norm (kElementwise), optimizer.adam (kOptimizer)] over
 // params_on_device × zero_sharded_fraction parameters (fraction = 1, or 1/N under ZeRO >= 1).
 [[nodiscard]] std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction);
+
+// Everything a device runs once per iteration after its last backward: optimizer_step over its
+// parameters `device` (ZeRO-sharded by `zero_sharded_fraction`) and, in 8-bit runs, the re-quantization
+// of its Linear weights (sim/model/fp8_quantize.hpp; TE does it on the next step's first micro-batch,
+// the same work at the iteration's other end).
+[[nodiscard]] std::vector<Kernel> iteration_step(const ParamCount& device, double zero_sharded_fraction,
+                                                 const Shard& sh, bool fp8_param_gather);
 
 }  // namespace trainsim

@@ -27,6 +27,9 @@ struct ParamCount {
   // (sharded over the data-parallel group).
   [[nodiscard]] int64_t expert() const { return moe_experts; }
   [[nodiscard]] int64_t non_expert() const { return total() - moe_experts; }
+  // Weights of the Linear layers (QKV, projection, FFN, experts): the GEMMs an 8-bit run quantizes
+  // (Transformer Engine modules); norms, router, embedding and output stay 16-bit.
+  [[nodiscard]] int64_t linear() const { return attention + mlp + moe_experts + moe_shared; }
   ParamCount& operator+=(const ParamCount& o);
 };
 

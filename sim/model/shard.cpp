@@ -15,7 +15,10 @@ Shard shard_of(const RunSpec& run) {
   sh.sequence_parallel = run.strategy.sequence_parallel;
   sh.cp = run.strategy.cp;
   sh.ep = run.strategy.ep;
+  sh.expert_load = run.model.is_moe() ? run.expert_load() : 1.0;
+  sh.per_expert_gemms = run.framework.moe.per_expert_gemms;
   sh.precision = run.precision;
+  sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;
   sh.attention_dropout = run.dropout.attention;
   sh.hidden_dropout = run.dropout.hidden;
@@ -36,6 +39,8 @@ int64_t sequence_tokens(const Shard& sh) {
   return sh.sequence_parallel ? ceil_div(gemm_tokens(sh), sh.tp) : gemm_tokens(sh);
 }
 
+bool sp_gathers(const Shard& sh) { return sh.sequence_parallel && sh.tp > 1; }
+
 int64_t local_heads(const ModelSpec& m, const Shard& sh) {
   if (sh.tp < 1 || m.heads % sh.tp != 0) {
     throw StrategyError("tp=" + std::to_string(sh.tp) + " does not divide the " +
@@ -54,11 +59,10 @@ int64_t local_experts(const ModelSpec& m, const Shard& sh) {
   return m.moe.experts / sh.ep;
 }
 
-double gemm_element_bytes(Precision p) { return bytes_per_element(p); }
 
-double activation_element_bytes(Precision p) {
-  return is_fp8(p) ? bytes_per_element(Precision::kBf16) : bytes_per_element(p);
-}
+Precision activation_precision(Precision p) { return is_fp8(p) ? Precision::kBf16 : p; }
+
+double activation_element_bytes(Precision p) { return bytes_per_element(activation_precision(p)); }
 
 double gradient_element_bytes(const RunSpec& run) {
   if (run.strategy.grad_precision) return bytes_per_element(*run.strategy.grad_precision);

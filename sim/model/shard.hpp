@@ -18,7 +18,10 @@ struct Shard {
   bool sequence_parallel = false;  // Megatron SP: norms/residuals run on b*s/t tokens
   int cp = 1;                      // context-parallel degree
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
+  double expert_load = 1;          // routed rows per local expert over an even share (RunSpec::expert_load)
+  bool per_expert_gemms = false;   // grouped expert GEMMs run as one kernel per local expert (framework)
   Precision precision = Precision::kBf16;
+  Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
   double attention_dropout = 0;    // probability; > 0 adds the dropout of attention probabilities
   double hidden_dropout = 0;       // probability; > 0 adds the dropout before each residual add
@@ -41,6 +44,8 @@ struct Shard {
 // Tokens of the regions outside tensor parallelism (norms, residual adds, dropout):
 // b*s, or b*s/t under sequence parallelism (Korthikanti et al. 2022, Sec. 4.2.2).
 [[nodiscard]] int64_t sequence_tokens(const Shard& sh);
+// Whether sequence parallelism all-gathers the inputs of column-parallel GEMMs (SP with tp > 1).
+[[nodiscard]] bool sp_gathers(const Shard& sh);
 // Query heads on this device: heads / tp. Throws StrategyError when tp does not divide heads.
 [[nodiscard]] int64_t local_heads(const ModelSpec& m, const Shard& sh);
 // Key/value heads on this device: kv_heads / tp; when there are fewer kv heads than tp ranks
@@ -49,9 +54,15 @@ struct Shard {
 // Routed experts on this device: experts / ep. Throws StrategyError when ep does not divide experts.
 [[nodiscard]] int64_t local_experts(const ModelSpec& m, const Shard& sh);
 
-// Bytes per element of GEMM operands (the run's precision) and of the elementwise tensors around
-// them (fp8 runs keep activations between GEMMs in bf16, as Transformer Engine does).
-[[nodiscard]] double gemm_element_bytes(Precision p);
+// Precision per operator class. A run's weight GEMMs (the Linear layers: QKV, projection, FFN,
+// experts) run in the run's precision p. Everything else (fused attention and unfused attention's
+// batched GEMMs, the router, the logits GEMM, norms, elementwise kernels) runs in
+// activation_precision(p): bf16 for fp8/mxfp8 runs, else p. This is Transformer Engine's FP8 split:
+// only its Linear modules' GEMMs take FP8 inputs inside fp8_autocast; dot-product attention stays
+// 16-bit unless FP8 attention is requested, and Megatron-Core's router and output layer are not TE
+// modules.
+[[nodiscard]] Precision activation_precision(Precision p);
+// Bytes per element of the tensors around the GEMMs (activations, their gradients, GEMM outputs).
 [[nodiscard]] double activation_element_bytes(Precision p);
 // Bytes per main-gradient element (buffer and DP reduction): strategy.grad_precision, or for auto
 // 4 in bf16 runs (Megatron-LM reduces fp32 gradients there) and the activation size otherwise.

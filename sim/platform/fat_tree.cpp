@@ -1,10 +1,10 @@
 // fat_tree: a leaf/spine(/core) tree of `switch_radix`-port switches for the scale-out network
 // (switched_tree.hpp). NICs fill the leaves in rank order: the NICs of consecutive nodes share a
 // leaf, so neighbouring nodes talk through one leaf and the rest through the spine.
-// Oversubscription o gives each leaf floor(radix * o / (1 + o)) NIC ports and an uplink of
-// (sum of its NIC bandwidth) / o.
+// Each leaf has radix / 2 NIC ports; oversubscription o sizes only its uplink: (sum of its NIC
+// bandwidth) / o.
 //
-// Example: 4 nodes x 1 device, radix 4, o = 1 -> 2 NIC ports per leaf:
+// Example: 4 nodes x 1 device, radix 4 -> 2 NIC ports per leaf (at any o):
 /*
                 [ spine ]
                /         \

@@ -5,7 +5,7 @@
 // is not modelled). Above the leaves, leaves are ordered rail-major, so pods of radix/2
 // leaves hold one rail of many units. Uplinks, oversubscription and planes as in fat_tree.
 //
-// Example: 2 nodes x 2 devices, radix 4, o = 1 (2 NIC ports per leaf):
+// Example: 2 nodes x 2 devices, radix 4 (2 NIC ports per leaf at any o):
 /*
                    [ spine ]
                   /         \

@@ -1,7 +1,6 @@
 #include "sim/platform/switched_tree.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "sim/core/error.hpp"
 #include "sim/platform/tier_layout.hpp"
@@ -27,11 +26,7 @@ void check_tree_fields(const TierContext& ctx) {
 
 }  // namespace
 
-int SwitchedTreeFabric::leaf_down_ports(int radix, double oversubscription) {
-  // down + up = radix and down / up = o  =>  down = radix * o / (1 + o).
-  const int down = static_cast<int>(std::floor(radix * oversubscription / (1.0 + oversubscription)));
-  return std::clamp(down, 1, radix - 1);
-}
+int SwitchedTreeFabric::leaf_down_ports(int radix) { return std::max(1, radix / 2); }
 
 SwitchedTreeFabric::SwitchedTreeFabric(const TierContext& ctx, NicPlacement placement) {
   check_tree_fields(ctx);
@@ -48,7 +43,7 @@ void SwitchedTreeFabric::build_domain(const TierContext& ctx, int domain, const 
   TreeGeometry geometry;
   geometry.nics_per_node = (node_size + tier.devices_per_nic - 1) / tier.devices_per_nic;
   geometry.nodes = (count + node_size - 1) / node_size;
-  geometry.leaf_down = leaf_down_ports(tier.switch_radix, tier.oversubscription);
+  geometry.leaf_down = leaf_down_ports(tier.switch_radix);
   const double nic_bandwidth = tier.bandwidth * tier.devices_per_nic * tier.planes;
 
   std::vector<int> domain_nics;

@@ -7,13 +7,17 @@
           |                                            under one layer of `switch_radix` ports)
        leaf uplink (leaf -> spine), capacity = sum of its NICs' bandwidth / oversubscription
           |
-       [leaf switch]  leaf_down = floor(radix * o / (1 + o)) NIC ports
+       [leaf switch]  leaf_down = radix / 2 NIC ports, whatever the oversubscription
         |   |   |
        NIC NIC NIC    one per `devices_per_nic` devices of a node, bandwidth * devices_per_nic * planes
 */
 //
 // Each switch level's uplinks are aggregated into one split-duplex link per switch (perfect
-// ECMP / adaptive routing: no hash collisions). Oversubscription applies at the leaf; above it
+// ECMP / adaptive routing: no hash collisions). Oversubscription o changes only the capacity of
+// the leaf uplinks, never how many NICs share a leaf (radix / 2, the non-blocking split): were the
+// leaf population to follow o as well (radix * o / (1 + o) ports), a 4:1 tree would put more
+// neighbours on one leaf than a 2:1 tree and could come out faster for the same traffic. A leaf
+// with more device ports is a larger `switch_radix`. Oversubscription applies at the leaf; above it
 // the tree is non-blocking (an aggregation switch's uplink equals the sum of its leaves').
 // At oversubscription <= 1 no uplink is created: an uplink then carries at least the sum of the
 // NIC bandwidths below it, and the flows crossing it all leave (or enter) those NICs, so it can
@@ -50,8 +54,8 @@ class SwitchedTreeFabric : public TierFabric {
   [[nodiscard]] bool has_switch() const override { return true; }
   void append_switch_route(int device, bool to_switch, std::vector<simgrid::s4u::Link*>& links) const override;
 
-  // NIC ports per leaf for a radix and oversubscription (downlinks : uplinks = o : 1).
-  [[nodiscard]] static int leaf_down_ports(int radix, double oversubscription);
+  // NIC ports per leaf: radix / 2, whatever the oversubscription (header).
+  [[nodiscard]] static int leaf_down_ports(int radix);
 
  private:
   struct Tree {

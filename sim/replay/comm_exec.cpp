@@ -27,7 +27,12 @@ int member_index(const std::vector<int>& group, int rank) {
   return static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
 }
 
-// The flows of one step (or of a whole bulk collective) of one device, waited on together.
+sg4::CommPtr put(sg4::Mailbox* box, uint64_t size) { return box->put_init(&g_payload, size); }
+sg4::CommPtr get(sg4::Mailbox* box) {
+  return box->get_init()->set_dst_data(reinterpret_cast<void**>(&g_sink), sizeof(void*));
+}
+
+// The flows of one step (or of a whole bulk collective) of one device, posted together.
 //
 // A folded replay (sim/replay/fold_plan.hpp) keeps replicas that mirror the folded ones: a
 // folded device P does, at the same times, what its replayed counterpart owner(P) does, so P's
@@ -45,15 +50,19 @@ int member_index(const std::vector<int>& group, int rank) {
 class FlowBatch {
  public:
   // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
-  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier)
+  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, StartBatch& starts,
+            std::vector<sg4::CommPtr>& flows, double* until)
       : ctx_(ctx),
         dev_(dev),
         stream_(stream),
         tier_(tier),
-        private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])) {}
+        private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])),
+        starts_(starts),
+        flows_(flows),
+        until_(until) {}
 
   // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
-  // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is waited on.
+  // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is posted.
   void add(int peer_rank, Bytes bytes, bool outgoing) {
     const auto size = static_cast<uint64_t>(bytes);
     if (peer_rank < 0) {
@@ -61,34 +70,47 @@ class FlowBatch {
       return;
     }
     DeviceRuntime* peer = ctx_.device(peer_rank);
-    if (peer != nullptr) return outgoing ? put(*peer, size) : get();
+    if (peer != nullptr) return outgoing ? post(put(peer->mailbox[static_cast<int>(stream_)], size)) : receive();
     sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
     if (private_pairs_) return host_to_host(folded, size, outgoing);
     const int owner = ctx_.link_owner[static_cast<size_t>(peer_rank)];
     if (owner == dev_.rank) {
       if (outgoing) host_to_host(folded, size, true);
     } else if (outgoing) {
-      put(*ctx_.device(owner), size);
+      post(put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size));
     } else {
-      get();
+      receive();
     }
   }
 
-  void wait() {
-    if (switch_up_ > 0 || switch_down_ > 0) switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, comms_);
-    switch_up_ = switch_down_ = 0;
-    if (!comms_.empty()) sg4::Comm::wait_all(comms_);
-    comms_.clear();
+  // Posts the batch: the peers' flows in the order they were added, then the switch's. On a
+  // private switch tier (switch_shortcut.hpp) the exchange is the batch's only traffic and holds
+  // the stream for as long as its flows would take, each alone on its route: latency, then
+  // bytes at the route's bottleneck bandwidth (the order of SimGrid's own computation).
+  void post_all() {
+    if ((switch_up_ > 0 || switch_down_ > 0) && ctx_.private_switch[static_cast<size_t>(tier_)]) {
+      const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
+      const double now = sg4::Engine::get_clock();
+      double end = -1;
+      if (switch_up_ > 0) end = std::max(end, (now + r.up_latency) + static_cast<double>(switch_up_) / r.up_bandwidth);
+      if (switch_down_ > 0)
+        end = std::max(end, (now + r.down_latency) + static_cast<double>(switch_down_) / r.down_bandwidth);
+      *until_ = end;
+    } else if (switch_up_ > 0 || switch_down_ > 0) {
+      switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, pending_);
+    }
+    for (auto& c : pending_) {
+      starts_.start(c);
+      flows_.push_back(std::move(c));
+    }
   }
 
  private:
-  void put(DeviceRuntime& to, uint64_t size) {
-    comms_.push_back(to.mailbox[static_cast<int>(stream_)]->put_async(&g_payload, size));
-  }
-  void get() { comms_.push_back(dev_.mailbox[static_cast<int>(stream_)]->get_async<int>(&g_sink)); }
+  void post(sg4::CommPtr c) { pending_.push_back(std::move(c)); }
+  void receive() { post(get(dev_.mailbox[static_cast<int>(stream_)])); }
   void host_to_host(sg4::Host* other, uint64_t size, bool outgoing) {
-    comms_.push_back(outgoing ? sg4::Comm::sendto_async(dev_.host, other, size)
-                              : sg4::Comm::sendto_async(other, dev_.host, size));
+    post((outgoing ? sg4::Comm::sendto_init(dev_.host, other) : sg4::Comm::sendto_init(other, dev_.host))
+             ->set_payload_size(size));
   }
 
   ReplayContext& ctx_;
@@ -96,9 +118,27 @@ class FlowBatch {
   Stream stream_;
   int tier_;
   bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them
+  StartBatch& starts_;
+  std::vector<sg4::CommPtr>& flows_;
+  double* until_;
+  std::vector<sg4::CommPtr> pending_;
   uint64_t switch_up_ = 0, switch_down_ = 0;  // bytes to and from the switch in this batch
-  std::vector<sg4::CommPtr> comms_;
 };
+
+int rank_of(const std::vector<int>& group, int peer) {
+  return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
+}
+
+int replayed_members(const ReplayContext& ctx, const std::vector<int>& group) {
+  int n = 0;
+  for (int r : group) n += ctx.device(r) != nullptr ? 1 : 0;
+  return n;
+}
+
+// Members of one group run the same stage template, so (first member, task) names the instance.
+uint64_t instance_key(const std::vector<int>& group, TaskId id) {
+  return (static_cast<uint64_t>(group.front()) << 32) | id;
+}
 
 }  // namespace
 
@@ -111,87 +151,94 @@ const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& d
   return chosen.prepared->members[static_cast<size_t>(member_index(group, dev.rank))];
 }
 
-int rank_of(const std::vector<int>& group, int peer) {
-  return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
-}
-
-namespace {
-
-// The flows of `dev`'s part of one collective, in step or bulk mode; returns payload bytes sent.
-Bytes move_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, const std::vector<int>& group) {
-  int tier = 0;
-  const MemberSchedule& mine = member_schedule(ctx, dev, task, group, &tier);
-  const Stream stream = stream_of(task.group);
-  FlowBatch batch(ctx, dev, stream, tier);
-  Bytes sent = 0;
-  if (ctx.options.collectives == CollectiveMode::kStep) {
-    for (size_t s = 0; s < mine.step_sends.size(); ++s) {
-      for (const auto& pb : mine.step_sends[s]) {
-        batch.add(rank_of(group, pb.peer), pb.bytes, true);
-        sent += pb.bytes;
-      }
-      for (const auto& pb : mine.step_recvs[s]) batch.add(rank_of(group, pb.peer), pb.bytes, false);
-      batch.wait();
-    }
-    return sent;
-  }
-  Seconds latency = 0;
-  for (const auto& pb : mine.bulk_sends) {
-    const int peer = rank_of(group, pb.peer);
-    batch.add(peer, pb.bytes, true);
-    // The switch of an in-network reduction belongs to the group's tier.
-    const Seconds hop = peer >= 0 ? ctx.latency_between(dev.rank, peer)
-                                  : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
-    latency = std::max(latency, hop);
-    sent += pb.bytes;
-  }
-  for (const auto& pb : mine.bulk_recvs) batch.add(rank_of(group, pb.peer), pb.bytes, false);
-  batch.wait();
-  // One flow paid one latency; the other steps' latencies are added analytically.
-  const size_t steps = mine.step_sends.size();
-  if (steps > 1) sg4::this_actor::sleep_for(static_cast<double>(steps - 1) * latency);
-  return sent;
-}
-
-int replayed_members(const ReplayContext& ctx, const std::vector<int>& group) {
-  int n = 0;
-  for (int r : group) n += ctx.device(r) != nullptr ? 1 : 0;
-  return n;
-}
-
-}  // namespace
-
-Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id) {
-  const std::vector<int>& group = ctx.group(dev, task.group);
-  if (group.size() < 2) return 0;
-  // Members of one group run the same stage template, so (first member, task) names the instance.
-  const uint64_t key = (static_cast<uint64_t>(group.front()) << 32) | id;
-  if (!ctx.interference) return move_collective(ctx, dev, task, group);
-  ctx.rendezvous.arrive(key, replayed_members(ctx, group), dev);
-  const Bytes sent = move_collective(ctx, dev, task, group);
-  ctx.rendezvous.leave(key, dev);
-  return sent;
-}
-
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset) {
   const int stages = ctx.mesh->degree(Dim::kPp);
   const int stage = ctx.mesh->coord(rank)[Dim::kPp];
   return ctx.mesh->rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
 }
 
-void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task) {
-  const int peer_rank = pipeline_peer(ctx, dev.rank, task.peer_offset);
-  DeviceRuntime* peer = ctx.device(peer_rank);
-  sg4::Mailbox* box = task.peer_offset > 0 ? peer->pp_forward : peer->pp_backward;
-  // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
-  if (ctx.interference) begin_transfer(dev, *peer);
-  box->put(&g_payload, static_cast<uint64_t>(task.bytes));
-  if (ctx.interference) end_transfer(dev, *peer);
+CommOp::CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id)
+    : ctx_(ctx), dev_(dev), task_(dev.stage->graph->task(id)), id_(id) {
+  if (task_.kind == TaskKind::kCollective) {
+    begin_collective();
+  } else if (task_.kind == TaskKind::kSend && ctx.interference) {
+    // Eager: the receiver's actor is the mailbox's receiver, so the bytes move from the put on.
+    begin_transfer(dev);
+    begin_transfer(*ctx.device(pipeline_peer(ctx, dev.rank, task_.peer_offset)));
+  }
 }
 
-void run_recv(ReplayContext&, DeviceRuntime& dev, const Task& task) {
-  sg4::Mailbox* box = task.peer_offset < 0 ? dev.pp_forward : dev.pp_backward;
-  box->get<int>();
+void CommOp::begin_collective() {
+  group_ = &ctx_.group(dev_, task_.group);
+  if (group_->size() < 2) return;
+  mine_ = &member_schedule(ctx_, dev_, task_, *group_, &tier_);
+  if (!ctx_.interference) return;
+  rendezvous_ = true;
+  ctx_.rendezvous.arrive(instance_key(*group_, id_), replayed_members(ctx_, *group_), dev_);
+}
+
+bool CommOp::next(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until) {
+  *until = -1;
+  if (task_.kind == TaskKind::kCollective) {
+    if (collective_batch(starts, flows, until)) return true;
+    if (tail_ <= 0 || tail_held_) return false;
+    tail_held_ = true;
+    *until = sg4::Engine::get_clock() + tail_;
+    return true;
+  }
+  // A send (receives are the device loop's: it keeps one posted on each pipeline mailbox).
+  if (batches_posted_++ > 0) return false;
+  DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
+  flows.push_back(put(task_.peer_offset > 0 ? peer->pp_forward : peer->pp_backward, static_cast<uint64_t>(task_.bytes)));
+  sent_ = task_.bytes;
+  starts.start(flows.back());
+  return true;
+}
+
+bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until) {
+  if (mine_ == nullptr) return false;
+  const MemberSchedule& mine = *mine_;
+  const std::vector<int>& group = *group_;
+  const Stream stream = stream_of(task_.group);
+  if (ctx_.options.collectives == CollectiveMode::kStep) {
+    if (batches_posted_ == mine.step_sends.size()) return false;
+    const size_t s = batches_posted_++;
+    FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
+    for (const auto& pb : mine.step_sends[s]) {
+      batch.add(rank_of(group, pb.peer), pb.bytes, true);
+      sent_ += pb.bytes;
+    }
+    for (const auto& pb : mine.step_recvs[s]) batch.add(rank_of(group, pb.peer), pb.bytes, false);
+    batch.post_all();
+    return true;
+  }
+  if (batches_posted_++ > 0) return false;
+  FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
+  Seconds latency = 0;
+  for (const auto& pb : mine.bulk_sends) {
+    const int peer = rank_of(group, pb.peer);
+    batch.add(peer, pb.bytes, true);
+    // The switch of an in-network reduction belongs to the group's tier.
+    const Seconds hop = peer >= 0 ? ctx_.latency_between(dev_.rank, peer)
+                                  : ctx_.run->platform.tiers[static_cast<size_t>(tier_)].latency;
+    latency = std::max(latency, hop);
+    sent_ += pb.bytes;
+  }
+  for (const auto& pb : mine.bulk_recvs) batch.add(rank_of(group, pb.peer), pb.bytes, false);
+  batch.post_all();
+  // One flow paid one latency; the other steps' latencies are added analytically.
+  const size_t steps = mine.step_sends.size();
+  if (steps > 1) tail_ = static_cast<double>(steps - 1) * latency;
+  return true;
+}
+
+Bytes CommOp::finish() {
+  if (rendezvous_) {
+    ctx_.rendezvous.leave(instance_key(*group_, id_), dev_);
+  } else if (task_.kind == TaskKind::kSend && ctx_.interference) {
+    end_transfer(dev_);  // the receiver ends its side when its receive completes (interference.hpp)
+  }
+  return sent_;
 }
 
 }  // namespace trainsim

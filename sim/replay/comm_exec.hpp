@@ -1,7 +1,13 @@
 // Communication tasks as SimGrid flows: collectives (step or bulk mode, folded groups) and
-// pipeline sends/receives. Called from a device's stream actor.
+// pipeline sends, run by a device's loop (device_loop.cpp). A task moves its bytes in
+// batches of flows (one per step in step mode, one in bulk mode), each batch waited for whole
+// before the next is posted; bulk mode then holds the stream for the latencies of the steps it
+// merged.
 #pragma once
+#include <vector>
+
 #include "sim/replay/runtime.hpp"
+#include "sim/replay/start_batch.hpp"
 
 namespace trainsim {
 
@@ -9,14 +15,40 @@ namespace trainsim {
 // tier the group's transfers use (collective_choice.hpp).
 const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
                                       const std::vector<int>& group, int* tier);
-// Runs collective task `id` (of dev's stage template) for `dev`; returns payload bytes it sent.
-Bytes run_collective(ReplayContext& ctx, DeviceRuntime& dev, const Task& task, TaskId id);
-// Sends an activation (+1) or gradient (-1) to the neighbouring stage's device.
-void run_send(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
-// Receives the matching message from the neighbouring stage.
-void run_recv(ReplayContext& ctx, DeviceRuntime& dev, const Task& task);
 // Rank of the device `offset` stages away (wrapping: interleaved chunks pass from the last
 // stage back to the first).
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
+
+// One communication task of one device, from its beginning to its end.
+class CommOp {
+ public:
+  // Begins task `id` of dev's stage template (a collective or a send; receives are the device
+  // loop's, device_loop.cpp).
+  CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id);
+  // The task's next step, once the previous one is over: a batch of flows (appended to `flows`,
+  // their starts to `starts`; maybe none for a batch that moves nothing), or a date until which
+  // it holds the stream (*until >= 0: exchanges with a private switch, switch_shortcut.hpp;
+  // bulk mode's merged latencies). False once the task is over.
+  bool next(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
+  // Ends the task; returns the payload bytes it sent.
+  Bytes finish();
+
+ private:
+  void begin_collective();
+  bool collective_batch(StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
+
+  ReplayContext& ctx_;
+  DeviceRuntime& dev_;
+  const Task& task_;
+  TaskId id_;
+  const std::vector<int>* group_ = nullptr;  // collectives only
+  const MemberSchedule* mine_ = nullptr;     // collectives only; null when the group has one member
+  int tier_ = 0;
+  size_t batches_posted_ = 0;
+  bool rendezvous_ = false;                  // joined ctx.rendezvous (interference)
+  double tail_ = 0;                          // bulk mode: seconds held after the last batch
+  bool tail_held_ = false;
+  Bytes sent_ = 0;
+};
 
 }  // namespace trainsim

@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 #include <simgrid/plugins/load.h>
+#include <xbt/config.hpp>
 #include <xbt/log.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "sim/replay/link_stats.hpp"
 #include "sim/replay/runtime.hpp"
 #include "sim/replay/switch_plan.hpp"
+#include "sim/replay/switch_shortcut.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -63,8 +65,8 @@ void check_machine_memory(int replayed_devices) {
   throw UserError(text);
 }
 
-// One actor per device stream (plus a switch proxy per stream that reduces in the network):
-// 16,384 devices run about 100,000 actors. SimGrid 3.32 maps each actor's 256 KiB stack on its
+// One actor per device (plus a switch proxy per stream that reduces in the network): 16,384
+// devices run up to about 50,000 actors. SimGrid 3.32 maps each actor's 256 KiB stack on its
 // own and splits the mapping with a guard page: two mappings per actor, so past about 30,000
 // actors Linux's default vm.max_map_count (65,530) is exceeded and SimGrid aborts. Such runs get
 // stacks from the heap instead (no guard page, glibc's mmap threshold above the stack size): no
@@ -72,14 +74,14 @@ void check_machine_memory(int replayed_devices) {
 // stack can become resident whole). Smaller runs keep mapped, guarded stacks, resident only
 // where touched.
 void place_actor_stacks(sg4::Engine& engine, const RunGraph& graph, int replayed_devices) {
-  int streams = 0;  // the most streams a stage runs
+  int streams = 0;  // the most communication streams a stage runs (each may have a switch proxy)
   for (const StageGraph& stage : graph.stages) {
     int used = 0;
-    for (int s = 0; s < kStreams; ++s) used += stage.order(static_cast<Stream>(s)).empty() ? 0 : 1;
+    for (int s = 1; s < kStreams; ++s) used += stage.order(static_cast<Stream>(s)).empty() ? 0 : 1;
     streams = std::max(streams, used);
   }
-  const double actors = static_cast<double>(replayed_devices) * 2 * streams;  // streams and proxies
-  constexpr double kMappingsPerActor = 2, kOtherMappings = 2000;            // stack + guard; libraries, heap
+  const double actors = static_cast<double>(replayed_devices) * (1 + streams);  // devices and proxies
+  constexpr double kMappingsPerActor = 2, kOtherMappings = 2000;                // stack + guard; libraries, heap
   if (actors * kMappingsPerActor + kOtherMappings <= static_cast<double>(max_memory_mappings())) return;
   engine.set_config("contexts/guard-size:0");
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
@@ -92,7 +94,8 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   dev->stage = &ctx.stages[static_cast<size_t>(stage)];
   dev->host = ctx.platform.hosts[static_cast<size_t>(rank)];
   dev->done.assign(dev->stage->graph->size(), 0);
-  for (auto& sem : dev->wake) sem = sg4::Semaphore::create(0);
+  dev->kernel.init(dev->host->get_pstate_speed(kDeviceIdleLinks), simgrid::config::get_value<double>("maxmin/precision") *
+                                                                      simgrid::config::get_value<double>("surf/precision"));
   const std::string prefix = "r" + std::to_string(rank) + ".";
   for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));
   dev->pp_forward = sg4::Mailbox::by_name(prefix + "pp_fwd");
@@ -102,32 +105,29 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   return dev;
 }
 
-void start_actors(ReplayContext& ctx, DeviceRuntime& dev) {
-  for (int s = 0; s < kStreams; ++s) {
-    const auto stream = static_cast<Stream>(s);
-    if (dev.stage->graph->order(stream).empty()) continue;
-    ++dev.running_streams;
-    ReplayContext* c = &ctx;
-    DeviceRuntime* d = &dev;
-    sg4::Actor::create(std::to_string(dev.rank) + "." + to_string(stream), dev.host, [c, d, stream] {
-      if (stream == Stream::kPpRecv) {
-        // Eager pipeline messages: a send completes without waiting for the matching receive.
-        d->pp_forward->set_receiver(sg4::Actor::self());
-        d->pp_backward->set_receiver(sg4::Actor::self());
-      }
-      try {
-        run_stream(*c, *d, stream);
-      } catch (...) {
-        if (!c->failure) c->failure = std::current_exception();
-        sg4::Actor::kill_all();  // every other actor: the run cannot go on
-        return;
-      }
-      if (stream == Stream::kPpRecv) {
-        d->pp_forward->set_receiver(nullptr);
-        d->pp_backward->set_receiver(nullptr);
-      }
-    });
-  }
+// One actor per device runs all of its streams (device_loop.cpp).
+void start_actor(ReplayContext& ctx, DeviceRuntime& dev) {
+  ReplayContext* c = &ctx;
+  DeviceRuntime* d = &dev;
+  sg4::Actor::create(std::to_string(dev.rank), dev.host, [c, d] {
+    // Eager pipeline messages: a send completes without waiting for the matching receive.
+    const bool receives = !d->stage->graph->order(Stream::kPpRecv).empty();
+    if (receives) {
+      d->pp_forward->set_receiver(sg4::Actor::self());
+      d->pp_backward->set_receiver(sg4::Actor::self());
+    }
+    try {
+      run_device(*c, *d);
+    } catch (...) {
+      if (!c->failure) c->failure = std::current_exception();
+      sg4::Actor::kill_all();  // every other actor: the run cannot go on
+      return;
+    }
+    if (receives) {
+      d->pp_forward->set_receiver(nullptr);
+      d->pp_backward->set_receiver(nullptr);
+    }
+  });
 }
 
 Timeline collect(const ReplayContext& ctx) {
@@ -175,6 +175,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
   ctx.domain_sizes = tier_domain_sizes(run.platform, run.devices);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
+  ctx.private_switch = private_switch_tiers(run, graph, mesh, options);
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {
@@ -186,7 +187,7 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   if (options.link_stats) track_links(ctx.platform);
   uint64_t total_tasks = 0;
   for (auto& dev : ctx.devices)
-    if (dev) start_actors(ctx, *dev), total_tasks += dev->stage->graph->size();
+    if (dev) start_actor(ctx, *dev), total_tasks += dev->stage->graph->size();
   ctx.progress.start(options.progress, total_tasks);
   engine.run();
   if (ctx.failure) std::rethrow_exception(ctx.failure);

@@ -2,28 +2,17 @@
 
 #include <algorithm>
 
-#include <simgrid/simix.hpp>
-
 #include "sim/platform/build.hpp"
 #include "sim/replay/runtime.hpp"
 
 namespace trainsim {
 
 void begin_transfer(DeviceRuntime& dev) {
-  if (dev.transfers_moving++ == 0) dev.host->set_pstate(kDeviceBusyLinks);
+  if (dev.transfers_moving++ == 0) dev.kernel.set_speed(dev.host->get_pstate_speed(kDeviceBusyLinks));
 }
 
 void end_transfer(DeviceRuntime& dev) {
-  if (--dev.transfers_moving == 0) dev.host->set_pstate(kDeviceIdleLinks);
-}
-
-// set_pstate is a simcall; from kernel mode it runs directly, so one simcall switches several hosts.
-void begin_transfer(DeviceRuntime& a, DeviceRuntime& b) {
-  simgrid::kernel::actor::simcall_answered([&a, &b] { begin_transfer(a), begin_transfer(b); });
-}
-
-void end_transfer(DeviceRuntime& a, DeviceRuntime& b) {
-  simgrid::kernel::actor::simcall_answered([&a, &b] { end_transfer(a), end_transfer(b); });
+  if (--dev.transfers_moving == 0) dev.kernel.set_speed(dev.host->get_pstate_speed(kDeviceIdleLinks));
 }
 
 void CollectiveRendezvous::arrive(uint64_t key, int members, DeviceRuntime& dev) {
@@ -33,10 +22,7 @@ void CollectiveRendezvous::arrive(uint64_t key, int members, DeviceRuntime& dev)
   in.present.push_back(&dev);
   if (in.arrived < members) return;
   in.moving = true;
-  // One simcall for all members, not one each (see begin_transfer above).
-  simgrid::kernel::actor::simcall_answered([&in] {
-    for (DeviceRuntime* d : in.present) begin_transfer(*d);
-  });
+  for (DeviceRuntime* d : in.present) begin_transfer(*d);
 }
 
 void CollectiveRendezvous::leave(uint64_t key, DeviceRuntime& dev) {

@@ -7,9 +7,12 @@
 //  - a collective's members wait for one another, so its bytes move from the moment its last
 //    replayed member arrives until this member's own part (with the latencies its steps pay)
 //    has finished; a member waiting for a late peer moves nothing.
-// A device's host runs at pstate kDeviceBusyLinks while at least one of its transfers moves bytes
-// and at kDeviceIdleLinks otherwise; compute kernels are Execs on that host, so a kernel that
-// straddles the edges of a transfer is slowed for exactly the time they overlap.
+// A device computes at the speed of its host's pstate kDeviceBusyLinks while at least one of its
+// transfers moves bytes and at kDeviceIdleLinks otherwise; a kernel that straddles the edges of
+// a transfer is slowed for exactly the time they overlap (device_kernel.hpp integrates it).
+// The receiving end of a pipeline transfer stops moving bytes when its own receive completes
+// (device_loop.cpp keeps a receive posted on each pipeline mailbox, so it sees that moment):
+// a device's speed rises only by its own actor's doing, never behind its back.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
@@ -22,9 +25,6 @@ struct DeviceRuntime;
 // One more (begin) or one fewer (end) of `dev`'s transfers moves bytes.
 void begin_transfer(DeviceRuntime& dev);
 void end_transfer(DeviceRuntime& dev);
-// The same for both ends of a pipeline transfer, in one simcall.
-void begin_transfer(DeviceRuntime& a, DeviceRuntime& b);
-void end_transfer(DeviceRuntime& a, DeviceRuntime& b);
 
 // Tells the members of each collective instance when all of them have arrived.
 class CollectiveRendezvous {

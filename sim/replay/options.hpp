@@ -23,6 +23,9 @@ struct ReplayOptions {
   std::set<int> trace_devices;   // ranks whose tasks are recorded as trace events
   bool link_stats = false;       // collect per-link bytes and utilization
   bool progress = false;         // report progress on stderr at most once a second (progress.hpp)
+  // Time exchanges with a switch without flows where nothing else shares their links
+  // (switch_shortcut.hpp; exact, declines by itself). Off: every exchange is a SimGrid flow.
+  bool analytic_switch = true;
 };
 
 }  // namespace trainsim

@@ -15,6 +15,7 @@
 #include "sim/replay/collective_cache.hpp"
 #include "sim/replay/collective_choice.hpp"
 #include "sim/replay/compiled_stage.hpp"
+#include "sim/replay/device_kernel.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
 #include "sim/replay/progress.hpp"
@@ -24,23 +25,26 @@
 
 namespace trainsim {
 
+// The routes between a device and the switch of one tier: latency (s) and bottleneck bandwidth
+// (bytes/s) each way, as SimGrid routes them (switch_shortcut.hpp).
+struct SwitchRoute {
+  bool known = false;
+  double up_latency = 0, up_bandwidth = 0, down_latency = 0, down_bandwidth = 0;
+};
+
 struct DeviceRuntime {
   int rank = 0;
   const CompiledStage* stage = nullptr;
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
-  // wake[s]: released when a task that stream s waits on finishes, only while stream s waits
-  // (waiting[s]), so a finished task costs no simcall unless a stream of its device is blocked on
-  // it. Actors run one at a time, so the flag needs no lock; the semaphore never counts above 0.
-  std::array<simgrid::s4u::SemaphorePtr, kStreams> wake;
-  std::array<bool, kStreams> waiting{};
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
   int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
-  int running_streams = 0;
+  DeviceKernel kernel;                              // compute in progress (device_kernel.hpp)
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
+  std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily
   DeviceTimeline stats;
 };
 
@@ -56,6 +60,7 @@ struct ReplayContext {
   GroupCollectiveMemo choices;          // each collective task's choice, by group (collective_choice.hpp)
   std::vector<int> domain_sizes;        // devices per domain of each tier (tier_layout.hpp)
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
+  std::vector<uint8_t> private_switch;  // by tier: exchanges with its switch are timed (switch_shortcut.hpp)
   CollectiveRendezvous rendezvous;      // used only when `interference`
   bool folding = false;                 // some devices are folded away (fold_plan.hpp)
   std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)
@@ -80,8 +85,10 @@ struct ReplayContext {
 
 // The proxy at the switch end of `dev`'s in-network reductions on `stream` over `tier`.
 SwitchProxy& switch_proxy(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier);
+// The routes between `dev` and its switch on `tier`.
+const SwitchRoute& switch_route(ReplayContext& ctx, DeviceRuntime& dev, int tier);
 
-// Runs the tasks of one stream of one device, in order (the body of a SimGrid actor).
-void run_stream(ReplayContext& ctx, DeviceRuntime& dev, Stream stream);
+// Runs every stream of one device (the body of its SimGrid actor, device_loop.cpp).
+void run_device(ReplayContext& ctx, DeviceRuntime& dev);
 
 }  // namespace trainsim

@@ -38,4 +38,30 @@ std::vector<SwitchExchange> switch_exchanges(ReplayContext& ctx, DeviceRuntime& 
   return out;
 }
 
+namespace {
+
+// Latency and bottleneck bandwidth of the route from one host to another.
+void route_figures(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double* latency, double* bandwidth) {
+  std::vector<simgrid::s4u::Link*> links;
+  *latency = 0;
+  from->route_to(to, links, latency);
+  *bandwidth = -1;
+  for (const simgrid::s4u::Link* l : links)
+    if (*bandwidth < 0 || l->get_bandwidth() < *bandwidth) *bandwidth = l->get_bandwidth();
+}
+
+}  // namespace
+
+const SwitchRoute& switch_route(ReplayContext& ctx, DeviceRuntime& dev, int tier) {
+  if (dev.switch_routes.empty()) dev.switch_routes.resize(ctx.run->platform.tiers.size());
+  SwitchRoute& r = dev.switch_routes[static_cast<size_t>(tier)];
+  if (!r.known) {
+    const simgrid::s4u::Host* sw = ctx.platform.switch_host(tier, dev.rank);
+    route_figures(dev.host, sw, &r.up_latency, &r.up_bandwidth);
+    route_figures(sw, dev.host, &r.down_latency, &r.down_bandwidth);
+    r.known = true;
+  }
+  return r;
+}
+
 }  // namespace trainsim

@@ -1,5 +1,7 @@
 #include "sim/replay/switch_proxy.hpp"
 
+#include "sim/replay/start_batch.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace trainsim {
@@ -20,17 +22,26 @@ SwitchProxy::SwitchProxy(sg4::Host* switch_host, const std::string& name, std::v
 }
 
 void SwitchProxy::exchange(uint64_t up, uint64_t down, std::vector<sg4::CommPtr>& comms) {
-  if (up > 0) comms.push_back(up_->put_async(&g_switch_payload, up));
-  if (down > 0) comms.push_back(down_->get_async<int>(&g_switch_sink));
+  if (up > 0) comms.push_back(up_->put_init(&g_switch_payload, up));
+  if (down > 0) comms.push_back(down_->get_init()->set_dst_data(reinterpret_cast<void**>(&g_switch_sink), sizeof(void*)));
 }
 
+// Both sides of an exchange start in one simcall and are waited for with wait_any, which,
+// unlike Comm::wait, creates no timeout action per wait.
 void SwitchProxy::serve() {
-  std::vector<sg4::CommPtr> comms;
+  StartBatch starts;
+  std::vector<sg4::ActivityPtr> comms;
   for (const SwitchExchange& e : plan_) {
-    if (e.up > 0) comms.push_back(up_->get_async<int>(&g_switch_sink));
-    if (e.down > 0) comms.push_back(down_->put_async(&g_switch_payload, e.down));
-    sg4::Comm::wait_all(comms);
-    comms.clear();
+    if (e.up > 0) {
+      comms.push_back(up_->get_init()->set_dst_data(reinterpret_cast<void**>(&g_switch_sink), sizeof(void*)));
+      starts.start(boost::static_pointer_cast<sg4::Comm>(comms.back()));
+    }
+    if (e.down > 0) {
+      comms.push_back(down_->put_init(&g_switch_payload, e.down));
+      starts.start(boost::static_pointer_cast<sg4::Comm>(comms.back()));
+    }
+    starts.flush();
+    while (!comms.empty()) comms.erase(comms.begin() + sg4::Activity::wait_any(comms));
   }
 }
 

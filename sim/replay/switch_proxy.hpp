@@ -33,7 +33,8 @@ class SwitchProxy {
   // exchange the member will make with this proxy, in order.
   SwitchProxy(simgrid::s4u::Host* switch_host, const std::string& name, std::vector<SwitchExchange> plan);
   // The member's side of its next exchange (either size may be 0; they equal the plan's next entry).
-  // Appends the member's side of the transfers to `comms`, to be waited on with the others.
+  // Appends the member's side of the transfers to `comms`, initialized, for the member to start
+  // and wait on with its other flows.
   void exchange(uint64_t up, uint64_t down, std::vector<simgrid::s4u::CommPtr>& comms);
 
  private:

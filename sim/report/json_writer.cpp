@@ -99,6 +99,12 @@ JsonWriter& JsonWriter::value(long long v) {
   return *this;
 }
 
+JsonWriter& JsonWriter::raw(const std::string& number_text) {
+  separate();
+  out_ << number_text;
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(bool v) {
   separate();
   out_ << (v ? "true" : "false");

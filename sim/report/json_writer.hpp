@@ -21,6 +21,8 @@ class JsonWriter {
   JsonWriter& value(bool v);
   JsonWriter& value(const std::string& v);
   JsonWriter& value(const char* v) { return value(std::string(v)); }
+  // A number already formatted by the caller (e.g. fixed-point microseconds), written as is.
+  JsonWriter& raw(const std::string& number_text);
   template <typename T>
   JsonWriter& field(const std::string& k, const T& v) {
     key(k);

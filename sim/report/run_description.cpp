@@ -50,6 +50,29 @@ void describe_uncalibrated(std::ostream& out, const PlatformSpec& p) {
   out << "\n";
 }
 
+void describe_defaults(std::ostream& out, const PlatformSpec& p) {
+  if (p.defaulted.empty()) return;
+  out << "defaults   " << p.defaulted.size() << " platform key(s) not in the file took their defaults:";
+  for (size_t i = 0; i < p.defaulted.size(); ++i) {
+    out << (i % 3 == 0 ? "\n             " : ", ") << p.defaulted[i].key << " = " << p.defaulted[i].value;
+  }
+  out << "\n";
+}
+
+void describe_shared_nics(std::ostream& out, const PlatformSpec& p) {
+  for (size_t t = 0; t < p.tiers.size(); ++t) {
+    const TierSpec& tier = p.tiers[t];
+    const bool switched = tier.topology == Topology::kFatTree || tier.topology == Topology::kRailOptimized;
+    if (!switched || tier.devices_per_nic <= 1) continue;
+    const double per_nic = tier.bandwidth * tier.devices_per_nic * tier.planes;
+    out << "nic        '" << tier.name << "' (tiers." << t << "): " << tier.devices_per_nic
+        << " devices share each NIC; bandwidth is per device: " << fmt("%g", tier.bandwidth * 8 / 1e9) << " Gb/s x "
+        << tier.devices_per_nic << " devices";
+    if (tier.planes > 1) out << " x " << tier.planes << " planes";
+    out << " = " << fmt("%g", per_nic * 8 / 1e9) << " Gb/s (" << fmt("%g", per_nic / 1e9) << " GB/s) per NIC\n";
+  }
+}
+
 void describe_run(std::ostream& out, const RunSpec& run) {
   const auto& m = run.model;
   const auto& s = run.strategy;
@@ -60,9 +83,12 @@ void describe_run(std::ostream& out, const RunSpec& run) {
       << " layers, hidden " << m.hidden << ", heads " << m.heads << " (kv " << m.kv_heads << ")";
   if (m.is_moe()) out << ", " << m.moe.experts << " experts top-" << m.moe.top_k;
   out << "\n";
+  for (const std::string& note : m.notes) out << "imported   not expressible, taken as noted: " << note << "\n";
   out << "platform   " << run.platform.name << ": " << run.devices << " x " << acc.name << ", "
       << human_bytes(acc.memory_capacity) << " HBM each\n";
   describe_uncalibrated(out, run.platform);
+  describe_defaults(out, run.platform);
+  describe_shared_nics(out, run.platform);
   out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep
       << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";

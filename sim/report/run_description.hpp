@@ -12,6 +12,11 @@ namespace trainsim {
 void describe_run(std::ostream& out, const RunSpec& run);
 // The platform's uncalibrated parameters with their values, three per line (none: nothing).
 void describe_uncalibrated(std::ostream& out, const PlatformSpec& p);
+// The platform keys left out of its file and the defaults they took, three per line (none: nothing).
+void describe_defaults(std::ostream& out, const PlatformSpec& p);
+// One "nic ..." line per switched tier whose NIC serves several devices: the per-device bandwidth
+// the file gives, and what one NIC carries.
+void describe_shared_nics(std::ostream& out, const PlatformSpec& p);
 // One "framework  ..." line: host costs, launch mode, stage split, memory terms (none: nothing).
 void describe_framework(std::ostream& out, const FrameworkSpec& f);
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages);

@@ -60,16 +60,4 @@ void write_summary(std::ostream& out, const SimulationReport& r) {
   write_stage_table(out, r);
 }
 
-void write_links_csv(std::ostream& out, const Timeline& timeline) {
-  std::vector<LinkStat> links = timeline.links;
-  std::stable_sort(links.begin(), links.end(), [](const LinkStat& a, const LinkStat& b) { return a.busy_fraction > b.busy_fraction; });
-  out << "link,tier,bandwidth_Bps,bytes,busy_fraction\n";
-  for (const auto& l : links) {
-    char line[300];
-    std::snprintf(line, sizeof line, "%s,%s,%.10g,%.10g,%.6f\n", l.name.c_str(), l.tier.c_str(), l.bandwidth, l.bytes,
-                  l.busy_fraction);
-    out << line;
-  }
-}
-
 }  // namespace trainsim

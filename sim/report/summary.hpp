@@ -22,7 +22,5 @@ struct SimulationReport {
 
 void write_summary(std::ostream& out, const SimulationReport& r);
 void write_result_json(std::ostream& out, const SimulationReport& r);
-// Per-link utilization as CSV: link,tier,bandwidth_Bps,bytes,busy_fraction (busiest first).
-void write_links_csv(std::ostream& out, const Timeline& timeline);
 
 }  // namespace trainsim

@@ -1,15 +1,18 @@
 #include "sim/report/trace_writer.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "sim/report/json_writer.hpp"
+#include "sim/report/trace_layers.hpp"
 
 namespace trainsim {
 namespace {
 
-void write_names(JsonWriter& w, const Timeline& timeline) {
+void write_names(JsonWriter& w, const std::vector<TraceEvent>& events) {
   std::set<std::pair<int, int>> tracks;
-  for (const auto& e : timeline.trace) tracks.insert({e.rank, static_cast<int>(e.stream)});
+  for (const auto& e : events) tracks.insert({e.rank, static_cast<int>(e.stream)});
   std::set<int> ranks;
   for (const auto& t : tracks) ranks.insert(t.first);
   for (int rank : ranks) {
@@ -22,17 +25,32 @@ void write_names(JsonWriter& w, const Timeline& timeline) {
   }
 }
 
+// Whole nanoseconds as microseconds with three decimals: "1234.567".
+std::string microseconds(long long ns) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%lld.%03lld", ns / 1000, ns % 1000);
+  return buf;
+}
+
 }  // namespace
 
-void write_chrome_trace(std::ostream& out, const Timeline& timeline) {
+long long trace_nanoseconds(double seconds) { return std::llround(seconds * 1e9); }
+
+void write_chrome_trace(std::ostream& out, const Timeline& timeline, TraceGranularity granularity) {
+  std::vector<int> tasks;
+  const std::vector<TraceEvent> slices = trace_slices(timeline.trace, granularity == TraceGranularity::kLayer, &tasks);
   JsonWriter w(out, false);
   w.begin_object().field("displayTimeUnit", "ms").key("traceEvents").begin_array();
-  write_names(w, timeline);
-  for (const auto& e : timeline.trace) {
+  write_names(w, slices);
+  for (size_t i = 0; i < slices.size(); ++i) {
+    const TraceEvent& e = slices[i];
+    const long long start = trace_nanoseconds(e.start);
+    const long long end = std::max(start, trace_nanoseconds(e.end));
     w.begin_object().field("ph", "X").field("name", e.name).field("pid", e.rank);
-    w.field("tid", static_cast<int>(e.stream)).field("ts", e.start * 1e6).field("dur", (e.end - e.start) * 1e6);
-    w.key("args").begin_object().field("microbatch", e.microbatch).field("layer", e.layer).end_object();
-    w.end_object();
+    w.field("tid", static_cast<int>(e.stream)).key("ts").raw(microseconds(start)).key("dur").raw(microseconds(end - start));
+    w.key("args").begin_object().field("microbatch", e.microbatch).field("layer", e.layer);
+    if (granularity == TraceGranularity::kLayer) w.field("tasks", tasks[i]);
+    w.end_object().end_object();
   }
   w.end_array().end_object();
   out << '\n';

@@ -31,6 +31,11 @@ int uneven_stage_layers(const PipelineSplit& s, int stage) {
 // Model chunk g's layers. Even: L/(p v) each, the first L mod (p v) chunks one more. Uneven: chunk
 // (c, stage) of g = c p + stage holds stage_layers/v, and each round of p chunks holds L/v layers.
 LayerRange model_chunk_layers(const PipelineSplit& s, int g) {
+  if (!s.uneven() && (s.embedding_slot > 0 || s.loss_slot > 0)) {
+    const int chunks = s.stages * s.virtual_stages, base = (s.layers + s.embedding_slot + s.loss_slot) / chunks;
+    const int e = s.embedding_slot, l = s.loss_slot;
+    return {g * base - (g > 0 ? e : 0), base - (g == 0 ? e : 0) - (g == chunks - 1 ? l : 0)};
+  }
   if (!s.uneven()) {
     const int chunks = s.stages * s.virtual_stages, base = s.layers / chunks, extra = s.layers % chunks;
     return {g * base + (g < extra ? g : extra), base + (g < extra ? 1 : 0)};
@@ -84,7 +89,7 @@ std::vector<int> framework_split(const RunSpec& run) {
 PipelineSplit pipeline_split(const RunSpec& run) {
   const StrategySpec& s = run.strategy;
   PipelineSplit split{run.model.layers, s.pp, s.virtual_stages, s.first_stage_layers, s.last_stage_layers,
-                      s.stage_layers};
+                      s.stage_layers, s.account_for_embedding ? 1 : 0, s.account_for_loss ? 1 : 0};
   if (!split.uneven()) split.stage_layers = framework_split(run);
   return split;
 }
@@ -93,6 +98,19 @@ std::string split_problem(const PipelineSplit& s) {
   const int v = s.virtual_stages;
   if (!s.stage_layers.empty()) return explicit_split_problem(s);
   const long long chunks = static_cast<long long>(s.stages) * v;  // degrees come from user input: no int overflow
+  const int slots = s.embedding_slot + s.loss_slot;
+  if (slots > 0) {
+    if (s.uneven()) return "account_for_embedding / account_for_loss apply to the even split only, not with "
+                           "first_stage_layers, last_stage_layers or stage_layers";
+    const long long total = static_cast<long long>(s.layers) + slots;
+    if (total % chunks != 0)
+      return "layers (" + num(s.layers) + ") plus the counted embedding/loss (" + num(slots) +
+             ") must divide evenly into pp*virtual_stages = " + std::to_string(chunks) + " chunks";
+    if (total / chunks < 1 + std::max(s.embedding_slot, s.loss_slot) + (chunks == 1 ? std::min(s.embedding_slot, s.loss_slot) : 0))
+      return "with the embedding/loss counted, the first or last chunk would hold no layer (" +
+             std::to_string(total / chunks) + " slots per chunk)";
+    return "";
+  }
   if (!s.uneven()) {
     if (v > 1 && s.layers % chunks != 0)
       return "layers (" + num(s.layers) + ") must divide evenly into pp*virtual_stages = " + std::to_string(chunks) +

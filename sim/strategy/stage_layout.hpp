@@ -7,6 +7,11 @@
 //    --decoder-last-pipeline-num-layers (megatron/core/transformer/transformer_block.py,
 //    get_num_layers_to_build): the first and/or last stage hold the given layers, the other stages
 //    share the rest equally; each stage's layers divide evenly over its v chunks.
+//  - Embedding and/or loss counted (Megatron-Core --account-for-embedding-in-pipeline-split,
+//    --account-for-loss-in-pipeline-split; transformer_layer.py get_transformer_layer_offset): the
+//    even split of L + e + l slots (e, l = 1 when counted) over p*v chunks, base = (L+e+l)/(p v)
+//    each; model chunk 0 gives one slot to the embedding and the last model chunk one to the loss:
+//    chunk g holds base - [g = 0]·e - [g = p v - 1]·l layers starting at g·base - [g > 0]·e.
 //  - Explicit layers per stage (v = 1): the run's strategy.stage_layers, or the framework's
 //    partition method (embedding_counted, parameters: sim/strategy/partition.hpp) when the run
 //    gives no split.
@@ -34,7 +39,9 @@ struct PipelineSplit {
   int virtual_stages = 1;      // v
   int first_stage_layers = 0;  // layers of stage 0; 0 = as the even split gives them
   int last_stage_layers = 0;   // layers of stage p-1; 0 = as the even split gives them
-  std::vector<int> stage_layers;  // layers of every stage (v = 1); empty = not given
+  std::vector<int> stage_layers{};  // layers of every stage (v = 1); empty = not given
+  int embedding_slot = 0;      // 1: the embedding counts as a layer of the even split (Megatron-Core)
+  int loss_slot = 0;           // 1: the loss counts as a layer of the even split
   [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty(); }
 };
 
@@ -46,7 +53,8 @@ struct PipelineSplit {
 // need one count of at least 1 per stage, summing to L, v = 1 and no first/last counts. An uneven split needs
 // p >= 2, the rest (L - first - last) shared equally by the other stages (at least one layer each),
 // or first + last = L when there are no others; with v > 1 every stage's layers a multiple of v, and
-// for the even split L a multiple of p*v.
+// for the even split L a multiple of p*v. Counted embedding/loss slots need the even split, L + slots
+// a multiple of p*v, and at least one layer left in the first and last chunk.
 [[nodiscard]] std::string split_problem(const PipelineSplit& split);
 
 // Layers of `stage` (summed over its chunks). The split must be valid (split_problem empty).

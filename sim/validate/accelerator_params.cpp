@@ -24,6 +24,7 @@ constexpr double kTera = 1e12;   // dropout_rng_rate: stored per second, searche
 const std::vector<ParameterInfo>& parameters() {
   static const std::vector<ParameterInfo> table = {
       {"gemm_efficiency", &AcceleratorSpec::gemm_efficiency, 0.3, 1.0, 1, ""},
+      {"fp8_gemm_efficiency", &AcceleratorSpec::fp8_gemm_efficiency, 0.3, 1.0, 1, ""},
       {"gemm_k_overhead", &AcceleratorSpec::gemm_k_overhead, 0, 2048, 1, ""},          // K steps per tile
       {"attention_efficiency", &AcceleratorSpec::attention_efficiency, 0.3, 1.0, 1, ""},
       {"attention_k_overhead", &AcceleratorSpec::attention_k_overhead, 0, 8192, 1, ""},  // keys per query tile

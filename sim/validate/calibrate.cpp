@@ -54,8 +54,8 @@ std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::
 }
 
 const std::vector<std::string>& calibratable_parameters() {
-  static const std::vector<std::string> names = {"gemm_efficiency", "attention_efficiency", "memory_efficiency",
-                                                 "kernel_overhead"};
+  static const std::vector<std::string> names = {"gemm_efficiency", "fp8_gemm_efficiency", "attention_efficiency",
+                                                 "memory_efficiency", "kernel_overhead"};
   return names;
 }
 

@@ -38,7 +38,7 @@ Kernel attention_kernel(const AttentionShape& a, Precision precision) {
 Kernel measured_kernel(const KernelMeasurement& m, Precision precision) {
   switch (m.kind) {
     case MeasuredKind::kGemm:
-      return gemm_kernel("gemm", m.gemm, bytes_per_element(precision));
+      return gemm_kernel("gemm", m.gemm, precision);
     case MeasuredKind::kAttention:
       return attention_kernel(m.attention, precision);
     case MeasuredKind::kStream:
@@ -55,7 +55,7 @@ KernelRowResult predict_kernel(const KernelMeasurement& m, const AcceleratorSpec
   KernelRowResult r;
   r.measurement = m;
   r.kernel = measured_kernel(m, precision);
-  r.predicted_s = kernel_time(r.kernel, acc, precision) + (m.launches - 1) * acc.kernel_overhead;
+  r.predicted_s = kernel_time(r.kernel, acc) + (m.launches - 1) * acc.kernel_overhead;
   r.error_percent = (r.predicted_s - m.measured_s) / m.measured_s * 100;
   return r;
 }

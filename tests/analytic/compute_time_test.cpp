@@ -37,7 +37,7 @@ TEST_CASE("a compute-bound GEMM filling whole waves runs at peak times gemm effi
   // FLOP 2·1280·1280·16384 = 53,687,091,200 → / (1e15·0.8) = 67.108864 µs.
   // Bytes (1280·16384·2 + 1280²)·2 B = 87,162,880 → / 2e12 = 43.58 µs < compute.
   const Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 87162880.0);
-  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(67.108864e-6 + 5e-6));
+  CHECK(kernel_time(k, test_accelerator()) == Approx(67.108864e-6 + 5e-6));
 }
 
 TEST_CASE("a GEMM whose tiles leave the last wave partly empty loses that fraction", "[analytic]") {
@@ -51,13 +51,13 @@ TEST_CASE("a GEMM whose tiles leave the last wave partly empty loses that fracti
   CHECK(wave_efficiency({129, 1, 64, 1}, a) == Approx(2.0 / 16.0));
   // Time: the 1280² GEMM above now takes 67.108864 µs / (100/112) = 75.16192768 µs.
   const Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 87162880.0);
-  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(75.16192768e-6 + 5e-6));
+  CHECK(kernel_time(k, a) == Approx(75.16192768e-6 + 5e-6));
 }
 
 TEST_CASE("a GEMM with more bytes than its FLOPs can hide is memory-bound", "[analytic]") {
   // 1 GB moved, 1 GFLOP: memory 1e9 / 2e12 = 500 µs ≫ compute 1e9 / 8e14 = 1.25 µs.
   const Kernel k = gemm(1280, 1280, 1, 1e9, 1e9);
-  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(500e-6 + 5e-6));
+  CHECK(kernel_time(k, test_accelerator()) == Approx(500e-6 + 5e-6));
 }
 
 TEST_CASE("elementwise kernels take only their bytes over effective bandwidth", "[analytic]") {
@@ -65,9 +65,9 @@ TEST_CASE("elementwise kernels take only their bytes over effective bandwidth", 
   k.cls = KernelClass::kElementwise;
   k.flops = 1e15;  // ignored for memory-bound classes
   k.bytes = 1e9;   // 1e9 / 2e12 = 500 µs
-  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(505e-6));
+  CHECK(kernel_time(k, test_accelerator()) == Approx(505e-6));
   k.cls = KernelClass::kOptimizer;
-  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(505e-6));
+  CHECK(kernel_time(k, test_accelerator()) == Approx(505e-6));
 }
 
 TEST_CASE("fused attention runs at peak times attention efficiency", "[analytic]") {
@@ -75,7 +75,7 @@ TEST_CASE("fused attention runs at peak times attention efficiency", "[analytic]
   k.cls = KernelClass::kAttention;
   k.flops = 1e12;  // 1e12 / (1e15·0.5) = 2 ms
   k.bytes = 1e6;   // 0.5 µs
-  CHECK(kernel_time(k, test_accelerator(), Precision::kBf16) == Approx(2e-3 + 5e-6));
+  CHECK(kernel_time(k, test_accelerator()) == Approx(2e-3 + 5e-6));
 }
 
 TEST_CASE("a precision without its own peak falls back to the units that would run it", "[analytic]") {
@@ -96,9 +96,9 @@ TEST_CASE("dropout inside fused attention adds its random numbers at the acceler
   k.flops = 1e12;            // 2 ms, as above
   k.random_elements = 1e9;   // at 1e12 per second: 1 ms more
   AcceleratorSpec a = test_accelerator();
-  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(2e-3 + 5e-6));  // rate 0: not modelled
+  CHECK(kernel_time(k, a) == Approx(2e-3 + 5e-6));  // rate 0: not modelled
   a.dropout_rng_rate = 1e12;
-  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(3e-3 + 5e-6));
+  CHECK(kernel_time(k, a) == Approx(3e-3 + 5e-6));
 }
 
 TEST_CASE("without wave quantization a GEMM's partly filled last wave costs nothing", "[analytic]") {
@@ -120,7 +120,7 @@ TEST_CASE("fused attention loses a fixed cost per query tile, counted in keys", 
   AcceleratorSpec a = test_accelerator();
   a.attention_k_overhead = 1024;
   CHECK(attention_depth_efficiency(k, a) == Approx(0.5));
-  CHECK(kernel_time(k, a, Precision::kBf16) == Approx(4e-3 + 5e-6));
+  CHECK(kernel_time(k, a) == Approx(4e-3 + 5e-6));
   k.attention_keys = 0;  // unknown depth: no loss
   CHECK(attention_depth_efficiency(k, a) == Approx(1.0));
 }
@@ -137,4 +137,52 @@ TEST_CASE("mxfp8 has its own peak and nothing stands in for it", "[analytic]") {
   CHECK(is_fp8(Precision::kMxfp8));
   CHECK(is_fp8(Precision::kFp8));
   CHECK_FALSE(is_fp8(Precision::kBf16));
+}
+
+TEST_CASE("an 8-bit GEMM runs at the 8-bit peak times its own efficiency level", "[analytic][fp8]") {
+  // The 1280x1280x16384 GEMM above (10 full waves, depth overhead 0): 53,687,091,200 FLOP at
+  // 2e15 x 0.6 = 1.2e15 FLOP/s -> 44.739243 us; as bf16 at 1e15 x 0.8 it took 67.108864 us.
+  AcceleratorSpec a = test_accelerator();
+  a.peak_flops[Precision::kFp8] = 2e15;
+  a.fp8_gemm_efficiency = 0.6;
+  Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 0);
+  k.precision = Precision::kFp8;
+  CHECK(kernel_time(k, a) == Approx(44.739243e-6 + 5e-6));
+  k.precision = Precision::kBf16;  // the same GEMM kept in 16 bit
+  CHECK(kernel_time(k, a) == Approx(67.108864e-6 + 5e-6));
+}
+
+TEST_CASE("an 8-bit GEMM needs the accelerator's fp8 efficiency, unless it runs in 16 bit", "[analytic][fp8]") {
+  AcceleratorSpec a = test_accelerator();
+  Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 0);
+  k.precision = Precision::kFp8;
+  // No FP8 units: the GEMM executes in bf16 at the bf16 level, 67.108864 us as above.
+  CHECK(gemm_level(a, Precision::kFp8) == 0.8);
+  CHECK(kernel_time(k, a) == Approx(67.108864e-6 + 5e-6));
+  a.peak_flops[Precision::kFp8] = 2e15;  // FP8 units but no fp8_gemm_efficiency given
+  CHECK_THROWS_AS(kernel_time(k, a), UserError);
+}
+
+TEST_CASE("attention keeps its 16-bit peak when the GEMMs run in fp8", "[analytic][fp8]") {
+  // 1e12 FLOP of fused attention at bf16 1e15 x 0.5 = 2 ms, whatever FP8 peak the card has.
+  AcceleratorSpec a = test_accelerator();
+  a.peak_flops[Precision::kFp8] = 2e15;
+  a.fp8_gemm_efficiency = 0.6;
+  Kernel k;
+  k.cls = KernelClass::kAttention;
+  k.flops = 1e12;
+  k.precision = Precision::kBf16;
+  CHECK(kernel_time(k, a) == Approx(2e-3 + 5e-6));
+}
+
+TEST_CASE("a GEMM's fixed cost per tile is the same time in fp8, so more of its shorter K-steps", "[analytic][fp8]") {
+  // bf16: K0 = 1024 steps; K = 1024 -> depth efficiency 1024 / 2048 = 0.5.
+  // fp8 at 2e15 x 0.6 = 1.2e15 vs bf16 1e15 x 0.8 = 0.8e15: r = 1.5, K0 = 1536 -> 1024 / 2560 = 0.4.
+  AcceleratorSpec a = test_accelerator();
+  a.gemm_k_overhead = 1024;
+  a.peak_flops[Precision::kFp8] = 2e15;
+  a.fp8_gemm_efficiency = 0.6;
+  const GemmShape g{1280, 1280, 1024, 1};
+  CHECK(depth_efficiency(g, a, Precision::kBf16) == Approx(0.5));
+  CHECK(depth_efficiency(g, a, Precision::kFp8) == Approx(0.4));
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/memory.hpp"
 #include "sim/core/error.hpp"
@@ -76,4 +77,33 @@ TEST_CASE("the gradient buffer holds 4 bytes per parameter in bf16 runs, 2 with 
   const DeviceMemory bf16_grads = stage_memory(run)[0];
   CHECK(bf16_grads.gradients == Approx(2.0 * bf16_grads.params));
   CHECK(bf16_grads.total() == Approx(fp32_grads.total() - 2.0 * fp32_grads.params));
+}
+
+TEST_CASE("an fp8 run caches an FP8 copy and transpose of every Linear weight, none with fp8 params",
+          "[analytic][fp8]") {
+  // 4 layers, h 256, ffn 1024, tp 1, pp 2: a stage holds 2 layers of 4h^2 + 8h^2 = 12h^2 Linear weights.
+  RunSpec run = trainsim::test::gpt_run(trainsim::test::gpt_model(4, 256, 4, 1024), 1, 2, 2, 128, 8, 1);
+  run.platform.accelerator.peak_flops[Precision::kFp8] = 2e15;
+  run.platform.accelerator.fp8_gemm_efficiency = 0.5;
+  const double linear = 2 * 12.0 * 256 * 256;
+  run.precision = Precision::kFp8;
+  const DeviceMemory plain = stage_memory(run)[1];
+  run.fp8.param_gather = true;  // the FP8 parameter (1 B) replaces the bf16 one (2 B); its transpose adds 1 B
+  const DeviceMemory fp8_params = stage_memory(run)[1];
+  CHECK(plain.weights - fp8_params.weights == Approx(2.0 * linear));
+  CHECK(fp8_params.weights == Approx(2.0 * fp8_params.params));
+}
+
+TEST_CASE("an fp8 layer saves its Linear inputs as one-byte copies", "[analytic][fp8]") {
+  // tiny GPT layer (h 64, 4 heads, ffn 256), b 1, s 64, no TP, flash attention, no dropout: T = 64.
+  // fp8 keeps the QKV and fc1 inputs (64 x 64 each) and the fc2 input (64 x 256) at 1 B instead of 2
+  // and adds a 1-byte copy of the projection input (64 x 64): 1 B x (4096 + 4096 + 16384) saved,
+  // 1 B x 4096 added: 20480 B less.
+  const ModelSpec m = trainsim::test::tiny_gpt();
+  Shard sh = trainsim::test::shard(1, 64);
+  ActivationOptions opt;
+  const Bytes bf16 = layer_activation_bytes(m, sh, 0, opt);
+  sh.precision = Precision::kFp8;
+  const Bytes fp8 = layer_activation_bytes(m, sh, 0, opt);
+  CHECK(bf16 - fp8 == Approx(20480));
 }

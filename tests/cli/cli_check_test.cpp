@@ -90,3 +90,21 @@ TEST_CASE("calibrate refuses a parameter given twice, an unknown one and an empt
   CHECK(empty.exit_code == 2);
   CHECK(empty.err.find("gemm_efficiency") != std::string::npos);
 }
+
+TEST_CASE("check warns when a TP group spans two NVLink domains and the run allows it", "[cli]") {
+  // The default run is tp 2 x dp 4 x pp 2 on nodes of 8. With dp, then pp, fastest-varying, tp's
+  // stride is dp x pp = 8: rank 0's tp group is {0, 8}, one rank on each node.
+  const std::string run = "check " + (kRoot / "workloads/default.yaml").string();
+  const CommandResult across = run_trainsim(run + " --set strategy.mesh_order=dp-pp-tp-cp-ep");
+  INFO(across.err);
+  REQUIRE(across.exit_code == 0);
+  CHECK(across.out.find("warning    tp group {0,8} spans 2 'nvlink' domains of 8 devices: its collectives cross "
+                        "'ib' (strategy.keep_in_domain: [tp] refuses such a layout)\n") != std::string::npos);
+  const CommandResult inside = run_trainsim(run);
+  CHECK(inside.exit_code == 0);
+  CHECK(inside.out.find("warning") == std::string::npos);
+  // With the key, the same layout is refused at it (exit 2).
+  const CommandResult kept = run_trainsim(run + " --set strategy.mesh_order=dp-pp-tp-cp-ep --set 'strategy.keep_in_domain=[tp]'");
+  CHECK(kept.exit_code == 2);
+  CHECK(kept.err.find("strategy.keep_in_domain: the tp group {0,8} spans 2 'nvlink' domains") != std::string::npos);
+}

@@ -1,6 +1,10 @@
 // `trainsim simulate` end to end: results, JSON and trace files a program can read.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
@@ -28,7 +32,7 @@ TEST_CASE("simulate writes valid JSON with the documented fields and a valid Chr
   CHECK(JsonCheck::valid(events));
   CHECK(events.find("\"traceEvents\"") != std::string::npos);
   CHECK(events.find("qkv") != std::string::npos);  // kernels are named
-  CHECK(slurp(scratch("trainsim_cli_links.csv")).rfind("link,tier,bandwidth_Bps,bytes,busy_fraction\n", 0) == 0);
+  CHECK(slurp(scratch("trainsim_cli_links.csv")).rfind("link,tier,configured_Bps,effective_Bps,bytes,utilisation\n", 0) == 0);
 }
 
 TEST_CASE("the JSON checker used above rejects malformed JSON", "[cli]") {
@@ -71,6 +75,81 @@ TEST_CASE("simulate reports progress on stderr only when asked, ending with ever
   REQUIRE(at != std::string::npos);
   const std::string tasks = loud.out.substr(loud.out.rfind(' ', at - 1) + 1, at - loud.out.rfind(' ', at - 1) - 1);
   CHECK_THAT(loud.err, Catch::Contains(tasks + " of " + tasks + " tasks (100.0%)"));
+}
+
+namespace {
+// Per track (pid, tid): slices as integer nanoseconds [ts, ts + dur), in file order.
+std::map<std::pair<int, int>, std::vector<std::pair<long long, long long>>> tracks_of(const std::string& json) {
+  const std::regex x("\"pid\":(\\d+),\"tid\":(\\d+),\"ts\":(\\d+)\\.(\\d{3}),\"dur\":(\\d+)\\.(\\d{3})");
+  std::map<std::pair<int, int>, std::vector<std::pair<long long, long long>>> out;
+  for (std::sregex_iterator it(json.begin(), json.end(), x), end; it != end; ++it) {
+    const auto& m = *it;
+    const long long ts = std::stoll(m[3]) * 1000 + std::stoll(m[4]);
+    out[{std::stoi(m[1]), std::stoi(m[2])}].push_back({ts, ts + std::stoll(m[5]) * 1000 + std::stoll(m[6])});
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("simulate --trace-devices picks ranks, layer granularity shrinks the trace, and no slice overlaps the next", "[cli]") {
+  const std::string kernel = scratch("trainsim_trace_kernel.json"), layer = scratch("trainsim_trace_layer.json");
+  const std::string common = "simulate " + kDefault + " --trace-devices 0,8-9 --trace ";
+  REQUIRE(run_trainsim(common + kernel).exit_code == 0);
+  const CommandResult r = run_trainsim(common + layer + " --trace-granularity layer");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto k = tracks_of(slurp(kernel)), l = tracks_of(slurp(layer));
+  std::set<int> pids;
+  size_t kernel_slices = 0, layer_slices = 0;
+  for (const auto& [track, s] : k) pids.insert(track.first), kernel_slices += s.size();
+  for (const auto& [track, s] : l) layer_slices += s.size();
+  CHECK(pids == std::set<int>{0, 8, 9});
+  // The default run's 16 layers per stage each run about ten kernels per pass: a layer-granularity
+  // trace has several times fewer slices.
+  CHECK(layer_slices * 4 < kernel_slices);
+  for (const auto* trace : {&k, &l})
+    for (const auto& [track, s] : *trace)
+      for (size_t i = 0; i + 1 < s.size(); ++i) {
+        INFO("pid " << track.first << " tid " << track.second << " slice " << i);
+        CHECK(s[i].second <= s[i + 1].first);
+      }
+  CHECK(slurp(layer).find("\"name\":\"layer 0 fwd\"") != std::string::npos);
+  const CommandResult bad = run_trainsim("simulate " + kDefault + " --trace " + layer + " --trace-granularity tensor");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("valid: kernel, layer") != std::string::npos);
+  for (const char* ranks : {"0,8x", "3-1", "16", "a-b", ""}) {
+    INFO(ranks);
+    const CommandResult r2 = run_trainsim("simulate " + kDefault + " --trace " + layer + " --trace-devices '" + ranks + "'");
+    CHECK(r2.exit_code == 2);
+    CHECK(r2.err.find("--trace-devices") != std::string::npos);
+  }
+}
+
+TEST_CASE("simulate --links lists only links that carried bytes, with configured and effective bandwidth", "[cli]") {
+  const std::string csv = scratch("trainsim_links_only.csv");
+  REQUIRE(run_trainsim("simulate " + kDefault + " --links " + csv).exit_code == 0);
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "link,tier,configured_Bps,effective_Bps,bytes,utilisation");
+  int rows = 0, nvlink = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+    REQUIRE(f.size() == 6);
+    ++rows;
+    CHECK(std::stod(f[4]) > 0);  // links that carried nothing are left out
+    CHECK(std::stod(f[5]) <= 1.0);
+    if (f[1].rfind("nvlink.", 0) == 0) {
+      // dgx-h100-superpod: NVLink 450 GB/s at efficiency 0.80 -> 360 GB/s effective.
+      ++nvlink;
+      CHECK(std::stod(f[2]) == Approx(450e9));
+      CHECK(std::stod(f[3]) == Approx(360e9));
+    }
+  }
+  CHECK(rows > 0);
+  CHECK(nvlink > 0);
 }
 
 #if !defined(__SANITIZE_ADDRESS__)

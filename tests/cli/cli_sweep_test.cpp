@@ -282,3 +282,35 @@ TEST_CASE("a sweep with --search keeps the fastest replayed strategy of the sear
   CHECK(csv_cell(table, 1, 3) == s.out.substr(label, s.out.find('"', label) - label));
   fs::remove(csv);
 }
+
+TEST_CASE("with --search a sweep over devices alone needs no strategy that fits each point", "[cli][sweep]") {
+  // The default run is tp 2 x pp 2 x dp 4 = 16 devices. At 8 and 32 devices that product is wrong,
+  // which matters only when the run's own strategy is replayed: without --search the sweep refuses
+  // the point; with it every point is re-planned (before, devices had to be zipped with strategy.dp).
+  const std::string v = " --vary devices=8,32";
+  const CommandResult plain = run_trainsim("sweep " + kDefault + v);
+  CHECK(plain.exit_code == 2);
+  CHECK_THAT(plain.err, Catch::Contains("point 0 (devices=8)") && Catch::Contains("does not equal devices"));
+  const std::string csv = scratch("trainsim_sweep_devices.csv");
+  const CommandResult r = run_trainsim("sweep " + kDefault + v +
+                                       " --search --space micro_batch=1 --space schedule=1f1b --top 1 --csv " + csv);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string table = slurp(csv);
+  CHECK(csv_cell(table, 1, 2) == "replayed");
+  CHECK(csv_cell(table, 2, 2) == "replayed");
+  // The same global batch on four times the devices: each point's own plan is faster at 32.
+  CHECK(std::stod(csv_cell(table, 2, 4)) < std::stod(csv_cell(table, 1, 4)));
+  // A strategy key under --search would be replaced by the plan: refused, naming the search's option.
+  const CommandResult varied = run_trainsim("sweep " + kDefault + " --search --vary strategy.tp=2,4");
+  CHECK(varied.exit_code == 2);
+  CHECK_THAT(varied.err, Catch::Contains("--vary strategy.tp would be ignored") && Catch::Contains("--space tp=..."));
+  const CommandResult fixed = run_trainsim("sweep " + kDefault + " --search" + v + " --set strategy.zero_stage=1");
+  CHECK(fixed.exit_code == 2);
+  CHECK_THAT(fixed.err, Catch::Contains("--fix zero_stage=..."));
+  // The platform's own rules still hold: 12 devices are a node and a half.
+  const CommandResult partial = run_trainsim("sweep " + kDefault + " --search --vary devices=12");
+  CHECK(partial.exit_code == 2);
+  CHECK_THAT(partial.err, Catch::Contains("point 0 (devices=12)") && Catch::Contains("whole number of nodes"));
+  fs::remove(csv);
+}

@@ -50,13 +50,14 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   CHECK(e.key_path() == "strategy.tpp");
   CHECK(std::string(e.what()) ==
         "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, sequence_parallel, "
-        "schedule, virtual_stages, first_stage_layers, last_stage_layers, stage_layers, zero_stage, recompute, recompute_layers, offload, grad_bucket_size, grad_precision, "
+        "schedule, virtual_stages, first_stage_layers, last_stage_layers, stage_layers, account_for_embedding, "
+        "account_for_loss, zero_stage, recompute, recompute_layers, offload, grad_bucket_size, grad_precision, "
         "grad_accumulation_fusion, mesh_order, "
-        "overlap");
+        "keep_in_domain, overlap");
   // A segment in the middle of the path is named the same way.
   const ConfigError mid = config_error([] { (void)load_run(tiny_run(), {"platform.accelerater.name=x"}); });
   CHECK(mid.key_path() == "accelerater");
-  CHECK_THAT(mid.what(), Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices"));
+  CHECK_THAT(mid.what(), Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices, uncalibrated"));
   // tiny-cluster has two tiers: indices 0 and 1.
   const ConfigError index = config_error([] { (void)load_run(tiny_run(), {"platform.tiers.2.latency=1us"}); });
   CHECK(index.key_path() == "tiers.2");

@@ -166,7 +166,7 @@ TEST_CASE("peak_flops keys must be precisions", "[config]") {
   const ConfigError e = config_error([&] { (void)load_platform(file.string()); });
   CHECK(e.line() == 4);
   CHECK(e.key_path() == "accelerator.peak_flops.int8");
-  CHECK_THAT(e.what(), Catch::EndsWith("valid: fp32, tf32, bf16, fp16, fp8"));
+  CHECK_THAT(e.what(), Catch::EndsWith("valid: fp32, tf32, bf16, fp16, fp8, mxfp8"));
 }
 
 TEST_CASE("an inner tier's domain must divide the next tier's domain", "[config]") {

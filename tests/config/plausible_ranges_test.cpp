@@ -60,9 +60,30 @@ TEST_CASE("devices that do not fill whole nodes are refused at devices", "[confi
   const auto file = write_yaml("nodes.yaml", run_yaml("strategy: {tp: 2, dp: 3}"));
   const ConfigError e = config_error([&] { (void)load_run(file, {"devices=6", "global_batch=18"}); });
   CHECK(e.key_path() == "devices");
-  CHECK_THAT(e.what(), Catch::Contains("is not a whole number of nodes"));
-  CHECK_THAT(e.what(), Catch::EndsWith("valid: a multiple of 4, or at most 4 devices"));
+  CHECK_THAT(e.what(), Catch::Contains("is not a whole number of nodes ('nvlink' domains)"));
+  CHECK_THAT(e.what(), Catch::Contains("would leave the last one with 2"));  // 6 = 4 + 2
+  CHECK_THAT(e.what(), Catch::EndsWith("valid: a multiple of 4 (e.g. 4 or 8), or at most 4 devices"));
   // 2 devices (less than one node) and 8 (two nodes) load.
   CHECK_NOTHROW((void)load_run(file, {"devices=2", "strategy.dp=1", "strategy.tp=2"}));
   CHECK_NOTHROW((void)load_run(file, {"devices=8", "strategy.dp=4"}));
+}
+
+TEST_CASE("devices that do not fill whole domains of an outer tier are refused at devices", "[config][ranges]") {
+  // platform-pods: nodes of 4, pods of 8, a spine over all. 12 devices fill three nodes but only
+  // one and a half pods (12 = 8 + 4), so the second pod would have half its leaf.
+  const std::string platform = (fixtures() / "platform-pods.yaml").string();
+  const auto file = write_yaml("pods.yaml", run_yaml("strategy: {tp: 4, dp: 3}"));
+  const std::vector<std::string> pods = {"platform=" + platform, "global_batch=12"};
+  auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), pods.begin(), pods.end());
+    return extra;
+  };
+  const ConfigError e = config_error([&] { (void)load_run(file, with({"devices=12"})); });
+  CHECK(e.key_path() == "devices");
+  CHECK_THAT(e.what(), Catch::Contains("is not a whole number of 'pod' domains"));
+  CHECK_THAT(e.what(), Catch::Contains("tiers.1.domain_size"));
+  CHECK_THAT(e.what(), Catch::EndsWith("valid: a multiple of 8 (e.g. 8 or 16), or at most 8 devices"));
+  // Inside one pod (4 devices: one node) and two whole pods (16) load.
+  CHECK_NOTHROW((void)load_run(file, with({"devices=4", "strategy.dp=1"})));
+  CHECK_NOTHROW((void)load_run(file, with({"devices=16", "strategy.dp=4", "global_batch=16"})));
 }

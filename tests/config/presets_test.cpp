@@ -18,11 +18,12 @@ TEST_CASE("data_dir is TRAINSIM_DATA_DIR when set, else the source tree", "[conf
 TEST_CASE("preset listings are sorted by name, with descriptions, skipping unreadable files", "[config]") {
   ScopedDataDir data(fixture_data());
   const auto platforms = list_platform_presets();
-  REQUIRE(platforms.size() == 2);  // unreadable.yaml is not valid YAML and is left out
+  REQUIRE(platforms.size() == 3);  // unreadable.yaml is not valid YAML and is left out
   CHECK(platforms[0].name == "mesh-box");
   CHECK(platforms[0].description == "Eight accelerators, a direct link between every pair");
   CHECK(platforms[0].path == fixture_data() / "platforms/mesh-box.yaml");
   CHECK(platforms[1].name == "tiny-cluster");
+  CHECK(platforms[2].name == "tiny-fp8-cluster");
 
   const auto models = list_model_presets();
   REQUIRE(models.size() == 2);

@@ -35,6 +35,7 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.grad_precision == Precision::kBf16);
   CHECK_FALSE(s.grad_accumulation_fusion);
   CHECK(s.mesh_order == "tp-ep-cp-dp-pp");
+  CHECK(s.keep_in_domain == std::vector<std::string>{"tp"});
   CHECK_FALSE(s.overlap.dp_grad_reduce);
   CHECK_FALSE(s.overlap.zero_param_gather);
   CHECK(s.overlap.tp_comm);
@@ -95,7 +96,7 @@ TEST_CASE("an unknown preset name lists the presets there are", "[config]") {
   CHECK(e.line() == 3);
   CHECK(e.key_path() == "platform");
   CHECK_THAT(e.what(), Catch::EndsWith("platform: unknown platform preset (got 'dgx-a100'); "
-                                       "valid: mesh-box, tiny-cluster, unreadable"));
+                                       "valid: mesh-box, tiny-cluster, tiny-fp8-cluster, unreadable"));
   const ConfigError standalone = config_error([] { (void)load_model("llama-9000"); });
   CHECK(standalone.key_path() == "model");
   CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe"));
@@ -169,4 +170,33 @@ TEST_CASE("dropout takes attention and hidden probabilities below one, default o
   CHECK(e.key_path() == "dropout.attention");
   const auto typo = write_yaml("typodrop.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "dropout: {residual: 0.1}\n"));
   CHECK_THAT(config_error([&] { (void)load_run(typo); }).what(), Catch::Contains("valid: attention, hidden"));
+}
+
+namespace {
+// run_yaml() on the FP8 fixture platform, in `precision`, with `fp8` lines appended.
+std::string fp8_run_yaml(const std::string& precision, const std::string& fp8) {
+  std::string text = run_yaml("strategy: {tp: 4, dp: 2}", fp8);
+  const std::string from = "platforms/tiny-cluster.yaml", to = "platforms/tiny-fp8-cluster.yaml";
+  text.replace(text.find(from), from.size(), to);
+  text.replace(text.find("precision: bf16"), std::string("precision: bf16").size(), "precision: " + precision);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("an fp8 run takes delayed scaling unless it names current scaling", "[config][fp8]") {
+  const RunSpec plain = load_run(write_yaml("fp8-plain.yaml", fp8_run_yaml("fp8", "")));
+  CHECK(plain.fp8.recipe == Fp8Recipe::kDelayed);
+  CHECK_FALSE(plain.fp8.param_gather);
+  const RunSpec cs = load_run(write_yaml("fp8-cs.yaml", fp8_run_yaml("fp8", "fp8: {recipe: current, param_gather: true}")));
+  CHECK(cs.fp8.recipe == Fp8Recipe::kCurrent);
+  CHECK(cs.fp8.param_gather);
+}
+
+TEST_CASE("an fp8 recipe that does not match the precision names both", "[config][fp8]") {
+  const auto bad = write_yaml("fp8-mx.yaml", fp8_run_yaml("fp8", "fp8: {recipe: mxfp8}"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.key_path() == "fp8.recipe");
+  CHECK_THAT(e.what(), Catch::Contains("(got 'mxfp8')") && Catch::Contains("delayed or current"));
+  const auto typo = write_yaml("fp8-typo.yaml", fp8_run_yaml("fp8", "fp8: {recipe: delay}"));
+  CHECK_THAT(config_error([&] { (void)load_run(typo); }).what(), Catch::Contains("delayed, current, mxfp8"));
 }

@@ -148,3 +148,42 @@ TEST_CASE("the run's precision needs a peak_flops entry on the accelerator", "[c
   CHECK(e.key_path() == "precision");
   CHECK_THAT(e.what(), Catch::EndsWith("has no peak_flops entry for it (got 'fp16'); valid: fp32, bf16"));
 }
+
+TEST_CASE("strategy.keep_in_domain refuses a TP group that spans two nodes, naming the group", "[config]") {
+  // tiny-cluster has nodes of 4 (tiers.0.domain_size). With dp fastest-varying, rank 0's tp group
+  // is {0, 2, 4, 6} (stride dp = 2): ranks 0-3 are node 0, 4-7 node 1.
+  const std::string kept = "strategy: {tp: 4, dp: 2, mesh_order: dp-tp-cp-ep-pp, keep_in_domain: [tp]}";
+  const ConfigError e = run_error("keep-tp.yaml", kept);
+  CHECK(e.line() == 8);
+  CHECK(e.key_path() == "strategy.keep_in_domain");
+  CHECK_THAT(e.what(), Catch::Contains("the tp group {0,2,…,6} spans 2 'nvlink' domains of 4 devices"));
+  CHECK_THAT(e.what(), Catch::Contains("(got 'tp')"));
+  // The Megatron order keeps tp 4 on one node; without the key the straddling layout loads.
+  CHECK_NOTHROW(load_run(write_yaml("keep-tp-ok.yaml", run_yaml("strategy: {tp: 4, dp: 2, keep_in_domain: [tp]}"))));
+  CHECK_NOTHROW(load_run(write_yaml("keep-tp-off.yaml", run_yaml("strategy: {tp: 4, dp: 2, mesh_order: dp-tp-cp-ep-pp}"))));
+}
+
+TEST_CASE("strategy.keep_in_domain refuses an EP group larger than a node", "[config]") {
+  // tiny-moe (8 experts) on 8 devices, dp 8: the EP group of 8 is ranks 0-7, two nodes of 4;
+  // ep 4 gives groups {0..3} and {4..7}, one node each.
+  const std::string model = "model: " + (fixture_data() / "workloads/models/tiny-moe.yaml").string();
+  auto run = [&](const std::string& strategy) {
+    std::string text = run_yaml(strategy);
+    text.replace(text.find("model: "), text.find('\n', text.find("model: ")) - text.find("model: "), model);
+    return text;
+  };
+  const auto bad = write_yaml("keep-ep.yaml", run("strategy: {dp: 8, ep: 8, keep_in_domain: [tp, ep]}"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.key_path() == "strategy.keep_in_domain");
+  CHECK_THAT(e.what(), Catch::Contains("the ep group {0,1,…,7} spans 2 'nvlink' domains"));
+  CHECK_NOTHROW(load_run(write_yaml("keep-ep-ok.yaml", run("strategy: {dp: 8, ep: 4, keep_in_domain: [tp, ep]}"))));
+}
+
+TEST_CASE("strategy.keep_in_domain names parallel dimensions, each once", "[config]") {
+  const ConfigError unknown = run_error("keep-xx.yaml", "strategy: {tp: 4, dp: 2, keep_in_domain: [tp, sp]}");
+  CHECK(unknown.key_path() == "strategy.keep_in_domain");
+  CHECK_THAT(unknown.what(), Catch::Contains("'sp' is not a parallel dimension"));
+  CHECK_THAT(unknown.what(), Catch::EndsWith("valid: a list naming each of tp, cp, ep, dp, pp at most once, e.g. [tp, ep]"));
+  const ConfigError twice = run_error("keep-2x.yaml", "strategy: {tp: 4, dp: 2, keep_in_domain: [ep, ep]}");
+  CHECK_THAT(twice.what(), Catch::Contains("names ep twice"));
+}

@@ -84,7 +84,7 @@ TEST_CASE("DP reduces every gradient of the stage exactly once", "[graph]") {
   const RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   for (int stage = 0; stage < 3; ++stage) {
     const Volume dp = tasks_of(build_stage_graph(run, stage), Stream::kDp, CollectiveKind::kAllReduce);
-    CHECK(dp.bytes == Approx(4.0 * stage_params(run, stage)));
+    CHECK(dp.bytes == Approx(4.0 * static_cast<double>(stage_params(run, stage).total())));
   }
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("strategy.grad_precision sets the bytes of the DP gradient reduction",
   // The same bf16 run reduces 4 bytes per parameter by default (fp32, Megatron-LM), 2 with
   // grad_precision bf16 (Megatron's --grad-reduce-in-bf16), 4 again when fp32 is asked for.
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
-  const double params = stage_params(run, 1);
+  const double params = static_cast<double>(stage_params(run, 1).total());
   run.strategy.grad_precision = Precision::kBf16;
   CHECK(tasks_of(build_stage_graph(run, 1), Stream::kDp, CollectiveKind::kAllReduce).bytes == Approx(2.0 * params));
   run.strategy.grad_precision = Precision::kFp32;
@@ -118,8 +118,8 @@ TEST_CASE("ZeRO-1 reduce-scatters gradients and gathers parameters once", "[grap
   RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
   run.strategy.zero_stage = 1;
   const StageGraph g = build_stage_graph(run, 1);
-  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter).bytes == Approx(4.0 * stage_params(run, 1)));
-  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllGather).bytes == Approx(2.0 * stage_params(run, 1)));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter).bytes == Approx(4.0 * stage_params(run, 1).total()));
+  CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllGather).bytes == Approx(2.0 * stage_params(run, 1).total()));
   CHECK(tasks_of(g, Stream::kDp, CollectiveKind::kAllReduce).count == 0);
 }
 

@@ -22,7 +22,7 @@ ModelSpec tiny_moe() {
 Kernel find(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
 }  // namespace
 
-TEST_CASE("each local expert processes c*b*s*top_k*ep/experts rows in a grouped GEMM", "[model]") {
+TEST_CASE("each local expert processes r*b*s*top_k*ep/experts rows in a grouped GEMM", "[model]") {
   ModelSpec m = tiny_moe();
   Shard sh = shard(1, 64);
   sh.ep = 2;
@@ -31,7 +31,7 @@ TEST_CASE("each local expert processes c*b*s*top_k*ep/experts rows in a grouped 
   CHECK(fc1.gemm.m == 32);
   CHECK(fc1.gemm.batch == 4);
   CHECK(fc1.gemm.n == 128);
-  m.moe.capacity_factor = 1.25;  // padded to capacity: 1.25·32 = 40 rows
+  sh.expert_load = 1.25;  // padded to a capacity of 1.25 even shares (RunSpec::expert_load): 40 rows
   CHECK(tokens_per_local_expert(m, sh) == 40);
 }
 

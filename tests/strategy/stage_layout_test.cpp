@@ -68,3 +68,27 @@ TEST_CASE("the even split is unchanged: the first L mod p chunks take one layer 
   CHECK(layout(split, 2) == std::vector<std::pair<int, int>>{{6, 2}});
   CHECK(stage_layer_count(split, 3) == 2);
 }
+
+TEST_CASE("with the embedding and loss counted, the first and last model chunks hold one layer fewer", "[strategy]") {
+  // Llama 3 405B's 126 layers, pp 8 x v 8 (Megatron-Bridge's 405B layout): 126 + 2 slots = 128 over 64
+  // chunks = 2 each; model chunk 0 (stage 0, chunk 0) holds 1 layer beside the embedding, model chunk
+  // 63 (stage 7, chunk 7) 1 layer beside the loss: stage 0 holds 15 layers, stages 1-6 16, stage 7 15.
+  PipelineSplit split{126, 8, 8, 0, 0};
+  split.embedding_slot = 1;
+  split.loss_slot = 1;
+  REQUIRE(split_problem(split).empty());
+  const auto s0 = layout(split, 0);
+  CHECK(s0.front() == std::make_pair(0, 1));   // layer 0 only
+  CHECK(s0[1] == std::make_pair(15, 2));       // model chunk 8: slots 16-17 -> layers 15-16
+  CHECK(stage_layer_count(split, 0) == 15);
+  CHECK(stage_layer_count(split, 3) == 16);
+  CHECK(stage_layer_count(split, 7) == 15);
+  CHECK(layout(split, 7).back() == std::make_pair(125, 1));  // model chunk 63: layer 125 and the loss
+  int total = 0;
+  for (int s = 0; s < 8; ++s) total += stage_layer_count(split, s);
+  CHECK(total == 126);
+  // Without the counted slots 126 layers do not split over 64 chunks.
+  CHECK_FALSE(split_problem(PipelineSplit{126, 8, 8, 0, 0}).empty());
+  split.loss_slot = 0;  // 127 slots: not a multiple of 64
+  CHECK_FALSE(split_problem(split).empty());
+}

@@ -1,0 +1,67 @@
+// The keys of a model file, read by model_loader.cpp and printed by `trainsim schema model`.
+#include "sim/config/model_keys.hpp"
+
+#include "sim/config/enum_names.hpp"
+#include "sim/config/model_limits.hpp"
+#include "sim/config/plausible_ranges.hpp"
+
+namespace trainsim {
+namespace {
+
+using M = ModelSpec;
+using E = MoeSpec;
+
+std::vector<KeyEntry<M>> model_entries() {
+  const Need req = Need::kRequired, opt = Need::kOptional;
+  return {
+      string_key<M>("name", &M::name, req, "a non-empty string", "the preset's name"),
+      string_key<M>("description", &M::description, opt, "a string", "one line for `trainsim list`", true),
+      int_key<M>("layers", &M::layers, req, 1, kMaxLayers,
+                 "transformer blocks (128x the deepest bundled model, Megatron-LM 1T's 128; every stage walks the "
+                 "layers)"),
+      int_key<M>("hidden", &M::hidden, req, 1, kMaxWidth, "model width h (4 x hidden, the default ffn_hidden, fits an int)"),
+      int_key<M>("heads", &M::heads, req, 1, INT_MAX, "attention (query) heads"),
+      int_key<M>("kv_heads", &M::kv_heads, opt, 0, INT_MAX, "key/value heads (GQA/MQA), dividing heads; 0 = heads"),
+      int_key<M>("head_dim", &M::head_dim, opt, 0, INT_MAX, "width of one head; 0 = hidden / heads"),
+      int_key<M>("ffn_hidden", &M::ffn_hidden, opt, 0, INT_MAX, "dense FFN width; 0 = 4 x hidden"),
+      bool_key<M>("gated_ffn", &M::gated_ffn, opt, "SwiGLU-style: three FFN matrices instead of two"),
+      int_key<M>("vocab", &M::vocab, req, 1, INT_MAX, "vocabulary size"),
+      bool_key<M>("tied_embeddings", &M::tied_embeddings, opt, "the output layer shares the input embedding"),
+      enum_key<M>("norm", &M::norm, opt, norm_names(), "normalisation of every block"),
+      enum_key<M>("position_embedding", &M::position_embedding, opt, position_embedding_names(),
+                  "rotary in every layer, a learned table added to the embedding, or ALiBi (a bias inside the "
+                  "score GEMM)"),
+      custom_key<M>("moe", opt, "a map with the `moe.*` keys", "mixture of experts; absent or experts 0: dense"),
+  };
+}
+
+std::vector<KeyEntry<E>> moe_entries() {
+  const Need opt = Need::kOptional;
+  return {
+      int_key<E>("experts", &E::experts, opt, 0, kMaxExperts,
+                 "routed experts per MoE layer; 0 = dense (the most published: PEER, He 2024, 1024^2)"),
+      int_key<E>("top_k", &E::top_k, opt, 1, INT_MAX, "experts each token is routed to, at most experts"),
+      int_key<E>("expert_ffn_hidden", &E::expert_ffn_hidden, opt, 0, kMaxWidth, "FFN width of one expert; 0 = ffn_hidden"),
+      int_key<E>("shared_experts", &E::shared_experts, opt, 0, kMaxExperts,
+                 "always-active experts (DeepSeek), each of expert_ffn_hidden"),
+      int_key<E>("first_dense_layers", &E::first_dense_layers, opt, 0, INT_MAX,
+                 "leading layers that keep a dense FFN (DeepSeek-V3: 3), fewer than layers"),
+      int_key<E>("layer_frequency", &E::layer_frequency, opt, 1, INT_MAX, "every k-th layer after those is MoE (1 = all)"),
+      number_key<E>("capacity_factor", &E::capacity_factor, opt, capacity_factor_range(),
+                    "tokens an expert accepts, relative to an even share (1-2 in practice)"),
+  };
+}
+
+}  // namespace
+
+const KeyTable<ModelSpec>& model_keys() {
+  static const KeyTable<ModelSpec> table(model_entries());
+  return table;
+}
+
+const KeyTable<MoeSpec>& moe_keys() {
+  static const KeyTable<MoeSpec> table(moe_entries());
+  return table;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,60 @@
+#include "sim/config/model_writer.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "sim/config/enum_names.hpp"
+
+namespace trainsim {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+template <typename E>
+const char* name_in(const EnumNames<E>& names, E value) {
+  for (const auto& entry : names)
+    if (entry.second == value) return entry.first;
+  return "?";
+}
+
+const char* yes_no(bool b) { return b ? "true" : "false"; }
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comment) {
+  std::ostringstream out;
+  for (const std::string& line : comment) out << "# " << line << "\n";
+  if (!m.notes.empty()) {
+    out << "# What the source says that this schema cannot express (how it is taken instead):\n";
+    for (const std::string& note : m.notes) out << "#  - " << note << "\n";
+  }
+  out << "name: " << quoted(m.name) << "\ndescription: " << quoted(m.description) << "\nlayers: " << m.layers
+      << "\nhidden: " << m.hidden << "\nheads: " << m.heads << "\nkv_heads: " << m.kv_heads
+      << "\nhead_dim: " << m.head_dim << "\nffn_hidden: " << m.ffn_hidden << "\ngated_ffn: " << yes_no(m.gated_ffn)
+      << "\nvocab: " << m.vocab << "\ntied_embeddings: " << yes_no(m.tied_embeddings)
+      << "\nnorm: " << name_in(norm_names(), m.norm)
+      << "\nposition_embedding: " << name_in(position_embedding_names(), m.position_embedding) << "\n";
+  if (m.is_moe()) {
+    const MoeSpec& e = m.moe;
+    out << "moe:\n  experts: " << e.experts << "\n  top_k: " << e.top_k << "\n  expert_ffn_hidden: "
+        << e.expert_ffn_hidden << "\n  shared_experts: " << e.shared_experts << "\n  first_dense_layers: "
+        << e.first_dense_layers << "\n  layer_frequency: " << e.layer_frequency
+        << "\n  capacity_factor: " << number(e.capacity_factor) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace trainsim

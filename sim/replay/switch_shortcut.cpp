@@ -1,0 +1,114 @@
+#include "sim/replay/switch_shortcut.hpp"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "sim/platform/build.hpp"
+#include "sim/platform/tier_layout.hpp"
+#include "sim/replay/collective_cache.hpp"
+#include "sim/replay/collective_choice.hpp"
+#include "sim/replay/fold_plan.hpp"
+
+namespace trainsim {
+namespace {
+
+// The collective tasks of a stage that differ in what they send, and the pipeline offsets of its
+// sends and receives.
+struct StageTraffic {
+  std::vector<const Task*> collectives;
+  std::set<int> peer_offsets;
+};
+
+StageTraffic stage_traffic(const StageGraph& stage) {
+  StageTraffic out;
+  std::set<std::tuple<int, int, double, int>> seen;  // (dim, kind, bytes, stream)
+  for (TaskId t = 0; t < stage.size(); ++t) {
+    const Task& task = stage.task(t);
+    if (task.kind == TaskKind::kSend || task.kind == TaskKind::kRecv) out.peer_offsets.insert(task.peer_offset);
+    if (task.kind != TaskKind::kCollective) continue;
+    if (seen.insert({static_cast<int>(task.group), static_cast<int>(task.collective), task.bytes,
+                     static_cast<int>(task.stream)})
+            .second)
+      out.collectives.push_back(&task);
+  }
+  return out;
+}
+
+// Who uses each tier: `other` once any transfer that is not an exchange with the switch
+// crosses it; `streams` the streams whose exchanges with the switch cross it.
+struct TierUse {
+  bool other = false;
+  std::set<int> streams;
+};
+
+class TrafficScan {
+ public:
+  TrafficScan(const RunSpec& run, const Mesh& mesh)
+      : run_(run), mesh_(mesh), sizes_(tier_domain_sizes(run.platform, run.devices)), use_(sizes_.size()) {}
+
+  void collective(int rank, const Task& task) {
+    const std::vector<int> group = mesh_.group(rank, task.group);
+    if (group.size() < 2) return;  // the replay moves nothing
+    const GroupCollective choice = group_collective(run_, sizes_.front(), task, group);
+    const PreparedCollective& plan = cache_.get(*choice.algorithm, task.collective, choice.shape, task.bytes);
+    const auto member = static_cast<size_t>(std::find(group.begin(), group.end(), rank) - group.begin());
+    const MemberSchedule& mine = plan.members[member];
+    for (const auto* steps : {&mine.step_sends, &mine.step_recvs})
+      for (const auto& step : *steps)
+        for (const PeerBytes& pb : step) {
+          if (pb.peer == kSwitchMember) {
+            use_[static_cast<size_t>(choice.tier)].streams.insert(static_cast<int>(task.stream));
+          } else {
+            const int peer = group[static_cast<size_t>(pb.peer)];
+            use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))].other = true;
+          }
+        }
+  }
+
+  void pipeline(int rank, int offset) {
+    const int stages = mesh_.degree(Dim::kPp);
+    const int stage = mesh_.coord(rank)[Dim::kPp];
+    const int peer = mesh_.rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
+    use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))].other = true;
+  }
+
+  [[nodiscard]] const std::vector<TierUse>& use() const { return use_; }
+
+ private:
+  const RunSpec& run_;
+  const Mesh& mesh_;
+  std::vector<int> sizes_;
+  std::vector<TierUse> use_;
+  CollectiveCache cache_;
+};
+
+bool folds(const Mesh& mesh, const RunSpec& run, const ReplayOptions& options) {
+  const std::vector<int> owner = fold_owners(mesh, run.strategy, options);
+  for (size_t r = 0; r < owner.size(); ++r)
+    if (owner[r] != static_cast<int>(r)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                          const ReplayOptions& options) {
+  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
+  if (!options.analytic_switch || options.link_stats || folds(mesh, run, options)) return out;
+  std::vector<StageTraffic> stages;
+  for (const StageGraph& stage : graph.stages) stages.push_back(stage_traffic(stage));
+  TrafficScan scan(run, mesh);
+  for (int rank = 0; rank < run.devices; ++rank) {
+    const StageTraffic& traffic = stages[static_cast<size_t>(mesh.coord(rank)[Dim::kPp])];
+    for (const Task* task : traffic.collectives) scan.collective(rank, *task);
+    for (int offset : traffic.peer_offsets) scan.pipeline(rank, offset);
+  }
+  for (size_t t = 0; t < out.size(); ++t) {
+    const TierUse& use = scan.use()[t];
+    out[t] = run.platform.tiers[t].in_network_reduction && !use.other && use.streams.size() == 1 ? 1 : 0;
+  }
+  return out;
+}
+
+}  // namespace trainsim

@@ -1,0 +1,118 @@
+// The framework's MoE behaviour on the host: a dispatcher that reads routing counts on the host
+// (FrameworkMoe::dispatch_sync) and grouped GEMMs launched one per expert (per_expert_gemms).
+#include <catch2/catch.hpp>
+
+#include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/host_time.hpp"
+#include "sim/analytic/pass_times.hpp"
+#include "sim/graph/builder.hpp"
+#include "sim/model/moe_ops.hpp"
+#include "sim/strategy/stage_layout.hpp"
+#include "tests/support/tiny_model.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+constexpr double kLaunch = 5e-6;  // host seconds per launch
+
+// One device, one MoE layer of 4 wide experts (every token to all 4: 512 rows each), one micro-batch
+// of 512 tokens (h 256): the attention block, router and permute before the dispatch take a few
+// microseconds of device time, the expert GEMMs after it about 70 us each.
+RunSpec moe_device(bool sync, bool per_expert) {
+  ModelSpec m = test::gpt_model(1, 256, 4, 1000);
+  m.moe.experts = 4;
+  m.moe.top_k = 4;
+  m.moe.expert_ffn_hidden = 65536;
+  RunSpec run = test::gpt_run(m, 1, 1, 1, 512, 1, 1);
+  run.framework.name = "test";
+  run.framework.host.launch = kLaunch;
+  run.framework.moe.dispatch_sync = sync;
+  run.framework.moe.per_expert_gemms = per_expert;
+  return run;
+}
+
+// Host tasks of the forward pass, in order.
+std::vector<double> forward_host_tasks(const RunSpec& run) {
+  const StageGraph g = build_stage_graph(run, 0);
+  std::vector<double> out;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role == TaskRole::kHost && t.microbatch == 0 && out.size() < 2) out.push_back(t.duration);
+    if (g.label_text(t.label) == "embedding.wgrad") break;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a per-expert grouped GEMM pays the launch cost once per local expert", "[model][moe]") {
+  ModelSpec m = test::gpt_model(1, 256, 4, 1000);
+  m.moe.experts = 4;
+  m.moe.top_k = 4;
+  m.moe.expert_ffn_hidden = 1024;
+  Shard sh = test::shard(1, 512);
+  sh.per_expert_gemms = true;
+  for (const Kernel& k : moe_forward(m, sh))
+    if (k.cls == KernelClass::kGemm) CHECK(k.launches == (k.name.rfind("moe_expert", 0) == 0 ? 4 : 1));
+  // kernel_time adds kernel_overhead per launch: 4 launches of a GEMM cost 3 overheads more than 1.
+  AcceleratorSpec acc = test::tiny_accelerator();
+  acc.kernel_overhead = 1e-5;
+  Kernel grouped = test::find_kernel(moe_forward(m, test::shard(1, 512)), "moe_expert_fc1.fwd");
+  Kernel each = grouped;
+  each.launches = 4;
+  CHECK(kernel_time(each, acc) - kernel_time(grouped, acc) == Approx(3e-5));
+}
+
+TEST_CASE("a dispatch sync exposes the host time of the launches before it, even in a device-bound pass",
+          "[graph][moe][framework]") {
+  // Without the sync the forward is one segment whose kernels outlast its launches: nothing exposed.
+  const RunSpec plain = moe_device(false, false);
+  const std::vector<double> none = forward_host_tasks(plain);
+  CHECK(none.empty());
+  // With it the host waits for the device before the dispatch: the segment before it (embedding,
+  // attention block, norm, router, top-k, permute: few microseconds of device work and one launch
+  // each) leaves its launches' time minus its device time exposed.
+  const RunSpec synced = moe_device(true, false);
+  const StageGraph g = build_stage_graph(synced, 0);
+  int launches = 0;
+  double device = 0;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role == TaskRole::kHost) break;
+    ++launches;
+    if (t.kind == TaskKind::kCompute) device += t.duration;
+  }
+  REQUIRE(launches * kLaunch > device);
+  const std::vector<double> host = forward_host_tasks(synced);
+  REQUIRE(!host.empty());
+  CHECK(host[0] == Approx(launches * kLaunch - device));
+}
+
+TEST_CASE("the formulas split an MoE forward at the dispatch sync as the graph does", "[analytic][moe][framework]") {
+  const RunSpec run = moe_device(true, true);
+  const BlockTimes t = block_times(run);
+  const StageCompute synced = stage_compute(run, t, stage_chunks(pipeline_split(run), 0));
+  RunSpec plain = run;
+  plain.framework.moe.dispatch_sync = false;
+  const StageCompute unsynced = stage_compute(plain, block_times(plain), stage_chunks(pipeline_split(plain), 0));
+  // The forward gains what the graph's host task at the sync holds (its segments are the same).
+  const std::vector<double> host = forward_host_tasks(run);
+  REQUIRE(!host.empty());
+  CHECK(synced.forward - unsynced.forward == Approx(host[0]).epsilon(0.05));
+}
+
+TEST_CASE("routing load: imbalance, dropping at capacity and padding set the rows per expert", "[config][moe]") {
+  RunSpec run = moe_device(false, false);
+  CHECK(run.expert_load() == 1.0);
+  run.moe.imbalance = 1.5;  // the busiest rank gets 1.5 even shares
+  CHECK(run.expert_load() == 1.5);
+  run.moe.capacity_factor = 1.25;  // dropped above 1.25
+  CHECK(run.expert_load() == 1.25);
+  run.moe.pad_to_capacity = true;  // padded to exactly 1.25, whatever the routing
+  run.moe.imbalance = 1.0;
+  CHECK(run.expert_load() == 1.25);
+  // 512 tokens x top-4 / 4 experts = 512 rows each, x 1.25 = 640.
+  Shard sh = shard_of(run);
+  CHECK(tokens_per_local_expert(run.model, sh) == 640);
+}
