@@ -30,7 +30,8 @@ void call_line(std::ostringstream& o, const CommCosts& cc, const Call& c) {
   if (set.shape.members < 2 || c.bytes <= 0) return;
   const int chunks = std::clamp(static_cast<int>(std::floor(c.bytes / (1024.0 * 1024))), 1, 8);
   const Seconds value = cc.collective(0, c.dim, c.kind, c.bytes);
-  o << c.name << " = (" << collective_sympy(c.kind, set.algorithm, set.inter.pair_links) << ").subs({n: "
+  const SympyLinks links{set.inter.pair_links, set.intra.pair_links, set.shape.node_size < set.shape.members};
+  o << c.name << " = (" << collective_sympy(c.kind, set.algorithm, links) << ").subs({n: "
     << set.shape.members << ", g: " << set.shape.node_size << ", S: " << c.payload << ", alpha: " << num(set.inter.alpha)
     << ", beta: " << num(set.inter.beta) << ", alpha_i: " << num(set.intra.alpha) << ", beta_i: " << num(set.intra.beta)
     << ", k: " << chunks << "})  # " << set.algorithm << " " << to_string(c.kind) << ", " << num(value) << " s\n";

@@ -33,14 +33,30 @@ CollectiveCost ring(CollectiveKind kind, int n, Bytes bytes, const LinkCost& lin
 }
 
 // Direct: all-to-all is one step sending S/n to each peer; RS/AG/AR n-1 (2(n-1)) shifted steps,
-// S/n (2S/n) to each peer. Bulk mode sends to all peers at once: on pair links each flow has its
-// own link (S/n or 2S/n per link); through one port per device the port carries (n-1)/n S (2x).
-CollectiveCost direct(CollectiveKind kind, int n, Bytes bytes, const LinkCost& link) {
+// S/n (2S/n) to each peer. Bulk mode sends to all peers at once, each flow on the tier that joins
+// the pair: on pair links each flow has its own link (S/n or 2S/n per link); through one port per
+// device the port carries all of that tier's flows. A group over several nodes (g members per
+// node) sends n-g of its n-1 flows across nodes and g-1 inside: the slower side sets the time.
+double direct_side(int peers, int n, double fraction, Bytes bytes, const LinkCost& link) {
+  if (peers <= 0 || link.beta <= 0) return 0;
+  const double per_peer = fraction / (n - 1) * bytes;
+  return (link.pair_links ? per_peer : peers * per_peer) / link.beta;
+}
+
+CollectiveCost direct(CollectiveKind kind, const GroupShape& shape, Bytes bytes, const LinkCost& intra,
+                      const LinkCost& inter) {
+  const int n = shape.members, g = std::clamp(shape.node_size, 1, n);
   double fraction = 0;
   int steps = 0;
   ring_shape(kind, n, &fraction, &steps);
   if (kind == CollectiveKind::kAllToAll) fraction = static_cast<double>(n - 1) / n, steps = 1;
-  return alpha_beta(steps, link.pair_links ? fraction / (n - 1) * bytes : fraction * bytes, link);
+  CollectiveCost c = alpha_beta(steps, 0, inter);
+  if (g >= n) {
+    c.transfer = direct_side(n - 1, n, fraction, bytes, inter);
+  } else {
+    c.transfer = std::max(direct_side(n - g, n, fraction, bytes, inter), direct_side(g - 1, n, fraction, bytes, intra));
+  }
+  return c;
 }
 
 // NVLS: k = clamp(floor(S / 1 MiB), 1, 8) chunks, k + 1 steps; up and down flows overlap.
@@ -80,7 +96,7 @@ CollectiveCost collective_cost(CollectiveKind kind, const std::string& algorithm
                                Bytes bytes, const LinkCost& intra, const LinkCost& inter) {
   const int n = shape.members;
   if (n < 2 || bytes <= 0) return {};
-  if (algorithm == "direct") return direct(kind, n, bytes, inter);
+  if (algorithm == "direct") return direct(kind, shape, bytes, intra, inter);
   if (algorithm == "nvls") return nvls(kind, n, bytes, inter);
   if (algorithm == "hierarchical") return hierarchical(kind, shape, bytes, intra, inter);
   if (algorithm == "tree") return tree(n, bytes, inter);
@@ -96,14 +112,24 @@ std::string ring_sympy(CollectiveKind kind, const std::string& n) {
   return "(" + n + " - 1)*alpha + (" + n + " - 1)/" + n + "*S/beta";
 }
 
+// Direct: every peer one flow of S/n (all-reduce 2S/n); through a port the tier's flows add up.
+std::string direct_sympy(CollectiveKind kind, const SympyLinks& links) {
+  const bool all_reduce = kind == CollectiveKind::kAllReduce;
+  const std::string steps = kind == CollectiveKind::kAllToAll ? "alpha" : all_reduce ? "2*(n - 1)*alpha" : "(n - 1)*alpha";
+  const std::string per_peer = all_reduce ? "2*S/n" : "S/n";
+  const std::string across = links.spans_nodes ? "(n - g)" : "(n - 1)";
+  const std::string inter =
+      links.pair_links ? per_peer + "/beta" : (all_reduce ? "2*" : "") + across + "/n*S/beta";
+  if (!links.spans_nodes) return steps + " + " + inter;
+  const std::string intra =
+      links.intra_pair_links ? per_peer + "/beta_i" : (all_reduce ? "2*" : "") + std::string("(g - 1)/n*S/beta_i");
+  return steps + " + Max(" + inter + ", " + intra + ")";
+}
+
 }  // namespace
 
-std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, bool pair_links) {
-  if (algorithm == "direct") {
-    if (kind == CollectiveKind::kAllToAll) return pair_links ? "alpha + S/n/beta" : "alpha + (n - 1)/n*S/beta";
-    if (!pair_links) return ring_sympy(kind, "n");
-    return kind == CollectiveKind::kAllReduce ? "2*(n - 1)*alpha + 2*S/n/beta" : "(n - 1)*alpha + S/n/beta";
-  }
+std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, const SympyLinks& links) {
+  if (algorithm == "direct") return direct_sympy(kind, links);
   if (algorithm == "nvls") {
     if (kind == CollectiveKind::kAllReduce) return "(k + 1)*alpha + S/beta";
     return "(k + 1)*alpha + S/beta";  // RS: up S, down S/n; AG: up S/n, down S: the larger is S

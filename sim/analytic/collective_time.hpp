@@ -31,14 +31,20 @@ struct CollectiveCost {
 // Time of collective `kind` of buffer `bytes` (all-gather: the gathered result; all-to-all: what
 // one member sends in total) over `shape.members` members, `shape.node_size` per node, run with
 // `algorithm` ("ring", "direct", "nvls", "hierarchical", "tree"). `intra` is the tier inside a
-// node (hierarchical only), `inter` the tier joining the whole group. Zero for one member.
+// node (hierarchical, and direct over several nodes), `inter` the tier joining the whole group.
+// Zero for one member.
 [[nodiscard]] CollectiveCost collective_cost(CollectiveKind kind, const std::string& algorithm,
                                              const GroupShape& shape, Bytes bytes, const LinkCost& intra,
                                              const LinkCost& inter);
 
 // The same closed form as SymPy text in the symbols n (members), g (members per node), S (bytes),
-// alpha, beta (the group's tier) and alpha_i, beta_i (the tier inside a node, hierarchical only).
-// NVLS's chunk count k = clamp(floor(S / 1 MiB), 1, 8) is printed as k.
-[[nodiscard]] std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, bool pair_links);
+// alpha, beta (the group's tier) and alpha_i, beta_i (the tier inside a node: hierarchical, and
+// direct over several nodes). NVLS's chunk count k = clamp(floor(S / 1 MiB), 1, 8) is printed as k.
+struct SympyLinks {
+  bool pair_links = false;        // the group's tier is a full mesh
+  bool intra_pair_links = false;  // the tier inside a node is a full mesh
+  bool spans_nodes = false;       // g < n
+};
+[[nodiscard]] std::string collective_sympy(CollectiveKind kind, const std::string& algorithm, const SympyLinks& links);
 
 }  // namespace trainsim

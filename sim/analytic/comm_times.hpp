@@ -34,10 +34,11 @@ class CommCosts {
   [[nodiscard]] Seconds p2p(int a, int b, Bytes bytes) const;
   [[nodiscard]] const Mesh& mesh() const { return mesh_; }
 
- private:
-  int tier_between(int a, int b) const;
-
  public:
+  // The tier a transfer between ranks a and b crosses: the innermost whose domain holds both.
+  [[nodiscard]] int tier_between(int a, int b) const;
+  // The tier a group of `rank` along `d` is costed on (0 for a group of one).
+  [[nodiscard]] int group_tier(int rank, Dim d) const { return placement(rank, d).tier; }
   [[nodiscard]] LinkCost link(int tier) const;
   [[nodiscard]] LinkCost link_between(int a, int b) const { return link(tier_between(a, b)); }
 

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "sim/analytic/overlap_points.hpp"
+#include "sim/analytic/zero3_streams.hpp"
+
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 
@@ -18,110 +21,204 @@ LayerParams layer_params_of(const RunSpec& run) {
   return p;
 }
 
-// ZeRO-3 (per micro-batch): each layer's parameters gathered before its forward and again before
-// its backward, its gradients reduce-scattered after it; all on the one DP stream, in order.
-// Without prefetch the compute waits for each gather, and a backward gather queues behind the
-// previous layer's reduce-scatter. With one layer of prefetch only the first gather of each chunk
-// pass waits; the others wait for what outlasts the previous layer's compute (and the exposed
-// TP/CP/EP waits inside it). Must run after the TP/CP/EP inputs are filled.
+// ZeRO-3 (per micro-batch): the stage's compute and DP streams run in tandem over its schedule's
+// order of passes (zero3_streams.hpp). Each layer's compute includes its recompute and an even
+// share of the stage's exposed TP/CP/EP waits (the DP stream runs through them too). Must run after
+// the TP/CP/EP inputs are filled.
 void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
   const auto& s = run.strategy;
   if (s.zero_stage != 3 || s.dp <= 1) return;
-  const bool prefetch = s.overlap.zero_param_gather;
-  // The DP stream also runs while the compute waits on TP, CP or EP: their exposed time, spread
-  // over every layer pass, widens each layer's window.
   int layers = 0;
   for (const ChunkLayers& c : chunks) layers += c.layer_count;
   const double waits = layers > 0 ? (out.tp_exposed + out.cp_exposed + out.ep_exposed) / (2.0 * layers) : 0;
+  const bool split = s.schedule == "zb-h1";  // weight gradients in their own pass
+  auto bwd = [split](const BlockPassTimes& b) { return b.backward_input + (split ? 0 : b.weight_grad); };
+  std::vector<Zero3Chunk> stage;
+  int position = 0;  // layer index inside the stage (recompute_layers counts these)
   for (const ChunkLayers& c : chunks) {
-    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) {
+    Zero3Chunk z;
+    if (c.has_embedding) z.forward_head = bt.embedding.forward, z.backward_tail = bwd(bt.embedding);
+    if (c.has_output) z.forward_tail = bt.output.forward, z.backward_head = bwd(bt.output);
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const double params = lp.layer[static_cast<size_t>(l)];
-      const double ag = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
-      const double rs = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
-      const double fwd = bt.attention.forward + ffn.forward + waits;
-      // A recomputed layer re-runs its forward inside its backward pass (recompute_layers: approximately
-      // all layers when set, as the window only widens).
-      const double redo = s.recompute == Recompute::kFull ? bt.attention.forward + ffn.forward
-                          : s.recompute == Recompute::kSelective ? bt.attention_core : 0;
-      const double bwd = bt.attention.backward_input + bt.attention.weight_grad + ffn.backward_input + ffn.weight_grad +
-                         redo + waits;
-      // The forward walks the layers up, the backward down: lowest and highest open their pass.
-      const bool lowest = l == c.first_layer, highest = l == c.first_layer + c.layer_count - 1;
-      double exposed = 0;
-      // The lowest layer's reduce-scatter is waited for by the next pass's first gather (or, after
-      // the last micro-batch, by the optimizer): m of them per iteration, one per micro-batch.
-      if (!prefetch) exposed = 2 * ag + (highest ? 0 : rs) + (lowest ? rs : 0);
-      else exposed = (lowest ? ag + rs : std::max(0.0, ag - fwd)) + (highest ? ag : std::max(0.0, ag + rs - bwd));
-      out.zero3_exposed += exposed;
-      out.zero3_hidden += std::max(0.0, 2 * ag + rs - exposed);
+      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
+      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers))
+        redo = bt.attention.forward + ffn.forward;
+      Zero3Layer layer;
+      layer.gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+      layer.reduce = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
+      layer.forward = bt.attention.forward + ffn.forward + waits;
+      layer.backward = bwd(bt.attention) + bwd(ffn) + redo + waits;
+      if (split) layer.weight = bt.attention.weight_grad + ffn.weight_grad;
+      z.layers.push_back(layer);
     }
+    stage.push_back(z);
   }
+  const PassOrder order = s.schedule == "gpipe" ? PassOrder::kAllForwardsFirst
+                          : split                ? PassOrder::kSplitWeightGrad
+                                                 : PassOrder::kAlternating;
+  const Zero3Streams z = zero3_streams(stage, s.overlap.zero_param_gather, order);
+  out.zero3_exposed = z.exposed;
+  out.zero3_after_wait = z.after_wait;
+  out.zero3_hidden = std::max(0.0, z.busy - z.exposed);
 }
 
 namespace {
 
-// Gradient buckets in the order their last backward completes them (chunks in reverse, output
-// first, layers descending, embedding last), cut once a bucket reaches grad_bucket_size, as the
-// graph builder cuts them (sim/graph/grad_sync.cpp). Bytes per bucket.
-std::vector<Bytes> grad_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
-                                double element) {
-  std::vector<double> ready;
-  for (auto c = chunks.rbegin(); c != chunks.rend(); ++c) {
-    if (c->has_output) ready.push_back(lp.output);
-    for (int l = c->first_layer + c->layer_count - 1; l >= c->first_layer; --l) ready.push_back(lp.layer[static_cast<size_t>(l)]);
-    if (c->has_embedding) ready.push_back(lp.embedding);
+// One item of a stage's parameters in the order a pass reaches it: its parameter count and the
+// compute seconds of that pass spent on it.
+struct PassItem {
+  double params = 0, seconds = 0;
+  size_t chunk = 0;
+};
+
+// The last backward's items in the order their gradients complete (chunks in reverse, output first,
+// layers descending, embedding last), each with its backward kernels and any recompute before them.
+std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
+                                     const LayerParams& lp) {
+  const auto& s = run.strategy;
+  auto bwd = [](const BlockPassTimes& b) { return b.backward_input + b.weight_grad; };
+  std::vector<int> first_position;  // stage position of each chunk's first layer (recompute_layers counts these)
+  int position = 0;
+  for (const ChunkLayers& c : chunks) first_position.push_back(position), position += c.layer_count;
+  std::vector<PassItem> items;
+  for (size_t k = chunks.size(); k-- > 0;) {
+    const ChunkLayers& c = chunks[k];
+    if (c.has_output) items.push_back({lp.output, bwd(bt.output), k});
+    for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
+      const int at = first_position[k] + (l - c.first_layer);
+      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
+      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || at < s.recompute_layers))
+        redo = bt.attention.forward + ffn.forward;
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo, k});
+    }
+    if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
-  std::vector<Bytes> buckets;
-  double bucket = 0;
-  for (size_t i = 0; i < ready.size(); ++i) {
-    bucket += ready[i];
-    if (i + 1 < ready.size() && bucket * element < run.strategy.grad_bucket_size) continue;
-    buckets.push_back(bucket * element);
-    bucket = 0;
-  }
-  return buckets;
+  return items;
 }
 
-// ZeRO-1/2 parameter gathers with prefetch: per chunk, embedding and layers in forward order (the
-// output joins the last layer), cut once a bucket reaches grad_bucket_size (grad_sync.cpp).
-std::vector<Bytes> param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
-                                 double element, double weight_element) {
-  std::vector<Bytes> buckets;
-  for (const ChunkLayers& c : chunks) {
-    double params = c.has_embedding ? lp.embedding : 0;
+// The first forward's items in forward order (per chunk: embedding, layers, output).
+std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
+                                    const LayerParams& lp) {
+  std::vector<PassItem> items;
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    const ChunkLayers& c = chunks[k];
+    if (c.has_embedding) items.push_back({lp.embedding, bt.embedding.forward, k});
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l)
+      items.push_back({lp.layer[static_cast<size_t>(l)],
+                       bt.attention.forward + (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward, k});
+    if (c.has_output) items.push_back({lp.output, bt.output.forward, k});
+  }
+  return items;
+}
+
+double pass_seconds(const std::vector<PassItem>& items) {
+  double t = 0;
+  for (const PassItem& i : items) t += i.seconds;
+  return t;
+}
+
+// Where the passes of the chunks lie in time, in units of one micro-batch's pass over all chunks:
+// interleaved 1F1B walks the chunks in rounds of p micro-batches (sim/graph/schedules/
+// interleaved.cpp), so p passes of the other chunks run between two chunks' first forwards, and
+// between two chunks' last backwards. Chunk c's pass is `chunk_offset(c)` chunk passes away from
+// the first forward's start (or the last backward's end).
+double chunk_offset(const RunSpec& run, size_t chunk) {
+  return static_cast<double>(chunk) * (run.strategy.virtual_stages > 1 ? run.strategy.pp : 1);
+}
+
+// Gradient buckets as the graph builder cuts them (sim/graph/grad_sync.cpp): items in ready order,
+// a bucket closing once it reaches grad_bucket_size (and at the last item). Per bucket: its bytes
+// and the share of the stage's backward (one micro-batch, all chunks) that runs after it is ready.
+struct Buckets {
+  std::vector<Bytes> bytes;
+  std::vector<double> share;
+};
+Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, double element) {
+  const double total = pass_seconds(items);
+  const double chunk_pass = total / std::max<size_t>(1, run.strategy.virtual_stages);
+  std::vector<double> after(items.size(), 0);  // compute of the item's chunk pass after the item
+  for (size_t i = items.size(); i-- > 1;)
+    after[i - 1] = items[i - 1].chunk == items[i].chunk ? after[i] + items[i].seconds : 0;
+  Buckets out;
+  double bucket = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    bucket += items[i].params;
+    if (i + 1 < items.size() && bucket * element < run.strategy.grad_bucket_size) continue;
+    out.bytes.push_back(bucket * element);
+    const double left = after[i] + chunk_offset(run, items[i].chunk) * chunk_pass;
+    out.share.push_back(total > 0 ? left / total : 0);
+    bucket = 0;
+  }
+  return out;
+}
+
+// ZeRO-1/2 parameter gathers with prefetch, cut as grad_sync.cpp cuts them: per chunk, embedding
+// and layers in forward order (the output joins the last layer), a bucket closing once it reaches
+// grad_bucket_size. Per bucket: its bytes and the share of the stage's forward (one micro-batch,
+// all chunks) that has run before its first layer starts (each layer's forward waits for its
+// bucket; the embedding's does not).
+// Buckets are cut on the weights' own bytes (weight_element); a gather moves `element` per parameter
+// (FP8 weights with fp8.param_gather).
+Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
+                      double element, double weight_element) {
+  const double total = pass_seconds(items);
+  const double chunk_pass = total / std::max<size_t>(1, chunks.size());
+  Buckets out;
+  size_t at = 0;  // index into items, which follow the same order
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    const ChunkLayers& c = chunks[k];
+    double params = 0, opened = -1, done = chunk_offset(run, k) * chunk_pass;
+    auto take = [&](bool layer) {
+      if (opened < 0 && layer) opened = done;  // the embedding's forward does not wait for a gather
+      params += items[at].params;
+      done += items[at++].seconds;
+    };
+    if (c.has_embedding) take(false);
     const int end = c.first_layer + c.layer_count;
     for (int l = c.first_layer; l < end; ++l) {
-      params += lp.layer[static_cast<size_t>(l)] + (l + 1 == end && c.has_output ? lp.output : 0);
+      take(true);
+      if (l + 1 == end && c.has_output) take(false);
       if (params * weight_element < run.strategy.grad_bucket_size && l + 1 < end) continue;
-      buckets.push_back(params * element);
-      params = 0;
+      out.bytes.push_back(params * element);
+      out.share.push_back(total > 0 ? opened / total : 0);
+      params = 0, opened = -1;
     }
   }
-  return buckets;
+  return out;
 }
 
 }  // namespace
 
-// Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers.
+// Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers, with the points of their
+// race against the last backward and the first forward (overlap_points.hpp).
 void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
-                 const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
+                 const BlockTimes& bt, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
+                 StageInputs& out) {
   const auto& s = run.strategy;
   if (s.dp <= 1) return;
   const bool sharded = s.zero_stage == 1 || s.zero_stage == 2;
   if (s.zero_stage < 3) {
     const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
-    for (Bytes b : grad_buckets(run, chunks, lp, pl.grad_element)) {
-      out.dp_last_bucket = cc.collective(rank, Dim::kDp, kind, b);
-      out.dp_reduce += out.dp_last_bucket;
-    }
+    const Buckets b = grad_buckets(run, backward_items(run, bt, chunks, lp), pl.grad_element);
+    std::vector<double> seconds;
+    for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, kind, bytes));
+    for (double t : seconds) out.dp_reduce += t;
+    out.dp_reduce_points = reduction_points(seconds, b.share);
   }
   if (!sharded) return;
-  const std::vector<Bytes> gathers = s.overlap.zero_param_gather ? param_buckets(run, chunks, lp, pl.param_element, pl.weight_element)
-                                                                 : std::vector<Bytes>{params * pl.param_element};
-  for (Bytes b : gathers) out.param_gather += cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, b);
-  out.param_first_bucket = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, gathers.front());
+  if (!s.overlap.zero_param_gather) {
+    out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+    return;
+  }
+  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.weight_element);
+  std::vector<double> seconds;
+  for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes));
+  for (double t : seconds) out.param_gather += t;
+  out.param_gather_points = gather_points(seconds, b.share);
 }
 
 }  // namespace trainsim

@@ -21,6 +21,7 @@ struct LayerParams {
 void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out);
 void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
-                 const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out);
+                 const BlockTimes& bt, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
+                 StageInputs& out);
 
 }  // namespace trainsim

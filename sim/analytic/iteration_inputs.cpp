@@ -14,6 +14,7 @@
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/analytic/run_payloads.hpp"
+#include "sim/analytic/shared_time.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/shard.hpp"
 
@@ -137,11 +138,15 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
     const int rank = cc.mesh().rank_at_stage(0, stage);
     add_layer_comm(run, cc, rank, pl, bt, chunks, st);
     add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);
-    add_dp_comm(run, cc, rank, pl, c.params, chunks, lp, st);
+    add_dp_comm(run, cc, rank, pl, c.params, bt, chunks, lp, st);
+    const Bytes dp_bytes = s.zero_stage == 3 && !chunks.empty()
+                               ? lp.layer[static_cast<size_t>(chunks.front().first_layer)] * pl.param_element
+                               : s.grad_bucket_size;
     const DeviceMemory& mem = memory[static_cast<size_t>(stage)];
     st.activation_unit = mem.peak_in_flight > 0 ? mem.activations / mem.peak_in_flight : 0;
     st.memory_static = mem.total() - mem.activations;
     if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
+    add_shared_time(run, LinkSharing(run, cc, pl, rank, dp_bytes), st);
     in.stages.push_back(st);
   }
   return in;

@@ -6,12 +6,31 @@
 // Evaluating the formulas (iteration_model.hpp) then costs a few hundred floating-point operations
 // and builds no task graph.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "sim/config/run_spec.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 
 namespace trainsim {
+
+// One point of a once-per-iteration race between the DP stream and the pass it hides behind: once a
+// bucket can go, `comm` seconds of DP collectives are still to run on the stream, and `share` of the
+// pass (a fraction of its time) is left to hide them (the last backward's reduction), or has gone by
+// (the first forward's prefetched parameter gathers). See overlap_points.hpp.
+struct OverlapPoint {
+  double comm = 0;   // seconds of DP collectives from this bucket on (reduction) or up to it (gathers)
+  double share = 0;  // reduction: share of the last backward left once it is ready; gathers: share of
+                     // the first forward done before the layers it holds start
+};
+
+// Seconds exposed communication takes beyond its uncontended time because another dimension's
+// traffic shares its links (sim/analytic/shared_time.hpp); per dimension, [0] on links of the node's
+// fabric (tier 0), [1] on links of the tiers above: theta's contention_node and contention_network
+// scale them.
+struct SharedTime {
+  std::array<double, 2> tp{}, cp{}, ep{}, dp{};
+};
 
 // One stage, seconds. "Per micro-batch" sums all model chunks the stage holds.
 struct StageInputs {
@@ -29,11 +48,24 @@ struct StageInputs {
   double ep_hidden = 0;        // EP combine beside expert weight-gradient kernels, per micro-batch
   double zero3_exposed = 0;    // ZeRO-3 gathers/reduce-scatters not hidden behind a layer, per micro-batch
   double zero3_hidden = 0;     // ZeRO-3 traffic hidden behind layers, per micro-batch
+  double zero3_after_wait = 0;  // ZeRO-3 waits of a micro-batch's passes in the fill and drain, where
+                                // each pass starts after waiting for its input (zero3_streams.hpp)
   double pp_hop = 0;           // one activation or gradient to the next stage: alpha + S/beta
   double dp_reduce = 0;        // gradient reduction of all buckets, once per iteration
-  double dp_last_bucket = 0;   // the last bucket alone (cannot hide behind the backward)
+  // With overlap.dp_grad_reduce: the reduction left after the last backward is
+  // max_k(comm_k - share_k x that backward), over the buckets in the order they become ready.
+  std::vector<OverlapPoint> dp_reduce_points;
   double param_gather = 0;     // ZeRO-1/2 parameter all-gather of all buckets, once per iteration
-  double param_first_bucket = 0;  // its first bucket (the first forward waits for it when prefetched)
+  // With overlap.zero_param_gather: the first forward starts max_k(comm_k - share_k x that forward)
+  // late, over the buckets in forward order (the first has share 0: the forward waits for it).
+  std::vector<OverlapPoint> param_gather_points;
+  SharedTime shared_steady;    // per micro-batch (dp: ZeRO-3 waits), beside asynchronous traffic
+  SharedTime shared_once;      // once per iteration (dp unused): the last backward's collectives beside
+                               // the DP reduction, the first forward's beside prefetched gathers
+  // How much slower the DP reduction runs inside the last backward (and prefetched gathers inside
+  // the first forward) beside the other dimensions' traffic, as a fraction of their time; [0] node
+  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in.
+  std::array<double, 2> reduce_slowdown{}, gather_slowdown{};
   // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
   // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
   // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.

@@ -5,17 +5,31 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/analytic/overlap_points.hpp"
+
 namespace trainsim {
 namespace {
 
 struct StageWork {
   double forward = 0, backward = 0, recompute = 0;  // compute per micro-batch, theta applied
   double tp = 0, cp = 0, ep = 0, zero3 = 0;          // exposed comm per micro-batch, theta applied
+  double zero3_after_wait = 0;                       // ZeRO-3 waits in the fill and drain, theta applied
   double interference = 0;                           // compute slowdown per micro-batch
   double interference_forward = 0;                   // its part during the forward
   double pp_wait = 0;                                // sends the compute waits for (no p2p overlap)
   double per_microbatch() const { return forward + backward + recompute + tp + cp + ep + zero3 + interference + pp_wait; }
+  // A micro-batch's forward pass as the DP stream sees it: t_s split in the proportion of the
+  // compute (exposed waits included: the DP stream runs through them); the rest is its backward.
+  double forward_pass() const {
+    const double compute = forward + backward + recompute;
+    return compute > 0 ? per_microbatch() * forward / compute : 0;
+  }
 };
+
+// Seconds lost to link sharing (shared_time.hpp), theta applied: node links and network links.
+double shared(const std::array<double, 2>& t, const IterationTheta& th) {
+  return th.contention_node * t[0] + th.contention_network * t[1];
+}
 
 StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage, const IterationTheta& th) {
   StageWork w;
@@ -25,10 +39,11 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage,
   w.forward = th.compute_scale * s.forward;
   w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
   w.recompute = th.compute_scale * s.recompute;
-  w.tp = th.tp_scale * s.tp_exposed;
-  w.cp = th.cp_scale * s.cp_exposed;
-  w.ep = th.ep_scale * s.ep_exposed;
-  w.zero3 = th.dp_scale * s.zero3_exposed;
+  w.tp = th.tp_scale * (s.tp_exposed + shared(s.shared_steady.tp, th));
+  w.cp = th.cp_scale * (s.cp_exposed + shared(s.shared_steady.cp, th));
+  w.ep = th.ep_scale * (s.ep_exposed + shared(s.shared_steady.ep, th));
+  w.zero3 = th.dp_scale * (s.zero3_exposed + shared(s.shared_steady.dp, th));
+  w.zero3_after_wait = th.dp_scale * s.zero3_after_wait;
   // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
   // the forward's local attention, TP beside the backward's weight-gradient kernels.
   const double sends = in.overlap_pp && in.shape.stages > 1 ? in.shape.virtual_stages * s.pp_hop : 0;
@@ -56,8 +71,9 @@ double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& 
     if (s == slowest) continue;
     const StageWork& w = work[s];
     // ZeRO-3 gathers are issued when the stage's previous compute ends: in the fill and drain the
-    // stage waits for its input anyway, so they hide there and do not lengthen the bubble.
-    const double exposed = w.tp + w.cp + w.ep + w.pp_wait;
+    // stage waits for its input anyway, so the first ones of each pass hide there; the waits
+    // inside the pass stay (zero3_streams.hpp).
+    const double exposed = w.tp + w.cp + w.ep + w.zero3_after_wait + w.pp_wait;
     const double compute = w.forward + w.backward + w.recompute;
     const double forward_share = compute > 0 ? w.forward / compute : 0.5;
     mean.forward += w.forward + forward_share * (exposed + w.interference);
@@ -80,32 +96,40 @@ struct StageEdges {
   double dp = 0;          // after the last backward: DP reduction not hidden, parameter gather without prefetch
   double slow_start = 0;  // interference of the gathers hidden behind the first forward
   double slow_end = 0;    // interference of the reduction hidden behind the last backward
+  double tp = 0, cp = 0, ep = 0;  // once: the first forward's and last backward's collectives beside DP traffic
+  double sum() const { return start + dp + slow_start + slow_end + tp + cp + ep; }
 };
 
-// Prefetched gathers start the iteration on the DP stream: the first forward waits for the first
-// bucket and for whatever of all buckets outlasts it. The DP reduction hides behind the last
-// backward except its last bucket (dp_overlap: the share of that backward it can use). Hidden
-// traffic slows the compute it runs beside by comm_interference.
-StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th) {
+// Prefetched gathers start the iteration on the DP stream: the first forward waits for each
+// layer's bucket (overlap_points.hpp). The DP reduction hides behind the last backward as its
+// buckets become ready (dp_overlap: the share of that backward it can use). Hidden traffic slows
+// the compute it runs beside by comm_interference.
+// `arrival`: when the stage's first input arrives (the upstream stages' first forward chunks and
+// hops); gathers that finish before it delay nothing.
+StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const StageWork& w, const IterationTheta& th,
+                       double arrival) {
   StageEdges e;
   const double k = in.comm_interference * th.interference;
-  // A micro-batch's forward and backward passes as the DP stream sees them: t_s split in the
-  // proportion of the compute (exposed waits included: the DP stream runs through them).
-  const double compute = w.forward + w.backward + w.recompute;
-  const double forward_pass = compute > 0 ? w.per_microbatch() * w.forward / compute : 0;
-  const double backward_pass = w.per_microbatch() - forward_pass;
+  const double forward_pass = w.forward_pass(), backward_pass = w.per_microbatch() - forward_pass;
   const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
   if (in.overlap_param_gather) {
-    e.start = std::max(th.dp_scale * s.param_first_bucket, gather - forward_pass);
+    const double hide = forward_pass / (1 + shared(s.gather_slowdown, th));
+    e.start = std::max(0.0, overlap_excess(s.param_gather_points, th.dp_scale, 1, hide) - arrival);
     e.slow_start = k * std::max(0.0, gather - e.start);
   } else {
     e.dp = gather;
   }
   double exposed = reduce;
-  if (in.overlap_dp) exposed = std::max(th.dp_scale * s.dp_last_bucket, reduce - th.dp_overlap * backward_pass);
+  if (in.overlap_dp) {
+    const double hide = backward_pass / (1 + shared(s.reduce_slowdown, th));
+    exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, hide);
+  }
   exposed = std::max(0.0, exposed);
   e.dp += exposed;
   e.slow_end = k * (reduce - exposed);
+  e.tp = th.tp_scale * shared(s.shared_once.tp, th);
+  e.cp = th.cp_scale * shared(s.shared_once.cp, th);
+  e.ep = th.ep_scale * shared(s.shared_once.ep, th);
   return e;
 }
 
@@ -117,7 +141,7 @@ StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, dou
   t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end;
   t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
   t[3] = optimizer;
-  t[4] = m * w.tp, t[5] = m * w.cp, t[6] = m * w.ep;
+  t[4] = m * w.tp + e.tp, t[5] = m * w.cp + e.cp, t[6] = m * w.ep + e.ep;
   t[7] = m * w.zero3 + e.dp + e.start;
   double used = 0;
   for (int k = 0; k < 8; ++k) used += t[static_cast<size_t>(k)];
@@ -155,13 +179,15 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   const double pipeline = m * slowest + th.bubble_scale * pipeline_bubble(in, work, th.compute_scale);
   IterationEstimate out;
   std::vector<StageEdges> edges;
+  double arrival = 0;  // when stage s receives its first micro-batch
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
-    edges.push_back(stage_edges(in, st, w, th));
+    edges.push_back(stage_edges(in, st, w, th, arrival));
+    arrival += w.forward_pass() / in.shape.virtual_stages + th.bubble_scale * st.pp_hop;
     const StageEdges& e = edges.back();
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    const double end = e.start + e.slow_start + pipeline - head_start + e.slow_end + e.dp + th.compute_scale * st.optimizer;
+    const double end = e.sum() + pipeline - head_start + th.compute_scale * st.optimizer;
     out.iteration_time = std::max(out.iteration_time, end);
   }
   for (int s = 0; s < p; ++s) {

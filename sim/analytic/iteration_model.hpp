@@ -9,11 +9,14 @@
 //   t_s      = c (F_s + Bi_s + W_s + R_s) + e_s + kappa i h_s        (h_s: comm beside compute)
 //   pipeline = m max_s t_s + b [bubble_schedule(p, m, v; mean chunk pass times) + 2 (p-1) hop]
 //   end_s    = pipeline - s (Bi + W + R)_chunk + DP_exposed_s + optimizer_s
-//   T        = max_s end_s + first ZeRO parameter bucket (when prefetched)
+//   T        = max_s (end_s + start_s), start_s = max_k(G_k - f_k F_s): prefetched ZeRO-1/2 gathers
+//              the first forward waits for (G_k gathers up to bucket k, f_k the forward's share before it)
 // bubble_schedule is the schedule's closed form (sim/strategy/schedule_shape: (p-1)(F+B) for GPipe
 // and 1F1B, per chunk for interleaved, (p-1)(F+Bi) - (min(m,p)-1) W for ZB-H1; Narayanan et al.
-// SC'21 §2.2, Qi et al. ICLR 2024 Table 2); DP_exposed_s = max(last bucket, reduce - o (Bi+W+R)_s)
-// with overlap, the whole reduction without. c, b, o, i and the per-dimension scales are theta.
+// SC'21 §2.2, Qi et al. ICLR 2024 Table 2); DP_exposed_s = max_k(D_k - o h_k (Bi+W+R)_s) over the
+// gradient buckets (D_k the reductions from bucket k on, h_k the share of the last backward left when
+// it is ready; sim/analytic/overlap_points.hpp) with overlap, the whole reduction without. c, b, o, i
+// and the per-dimension scales are theta.
 #pragma once
 #include <array>
 #include <vector>

@@ -12,21 +12,32 @@ namespace {
 
 std::string num(double value) { return format_number(value); }
 
+// "x + cn*node + cw*network": exposed seconds plus those lost to link sharing (theta cn, cw).
+std::string with_shared(double exposed, const std::array<double, 2>& shared) {
+  return num(exposed) + " + cn*" + num(shared[0]) + " + cw*" + num(shared[1]);
+}
+
 void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   const StageInputs& st = in.stages[static_cast<size_t>(s)];
   const std::string k = "_" + std::to_string(s);
   o << "F" << k << ", Bi" << k << ", W" << k << ", R" << k << " = " << num(st.forward) << ", "
     << num(st.backward_input) << ", " << num(st.weight_grad) << ", " << num(st.recompute)
     << "  # compute per micro-batch, s\n";
-  o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << num(st.tp_exposed) << ", "
-    << num(st.cp_exposed) << ", " << num(st.ep_exposed) << ", " << num(st.zero3_exposed)
-    << "  # exposed comm per micro-batch, s\n";
+  o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << with_shared(st.tp_exposed, st.shared_steady.tp)
+    << ", " << with_shared(st.cp_exposed, st.shared_steady.cp) << ", " << with_shared(st.ep_exposed, st.shared_steady.ep)
+    << ", " << with_shared(st.zero3_exposed, st.shared_steady.dp)
+    << "  # exposed comm per micro-batch, s (+ time lost to other dimensions on node/network links)\n";
+  o << "Z3w" << k << " = " << num(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
+  o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, st.shared_once.tp) << ", "
+    << with_shared(0, st.shared_once.cp) << ", " << with_shared(0, st.shared_once.ep)
+    << "  # once: beside DP traffic in the first forward and last backward\n";
+  o << "rhoDP" << k << ", rhoAG" << k << " = " << with_shared(0, st.reduce_slowdown) << ", " << with_shared(0, st.gather_slowdown)
+    << "  # DP reduction / prefetched gathers slowed by the others' traffic in their pass\n";
   o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << num(st.zero3_hidden)
     << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + num(st.pp_hop) : std::string())
     << "  # comm beside compute per micro-batch, s\n";
-  o << "hop" << k << ", DP" << k << ", DPlast" << k << ", AG" << k << ", AG1" << k << ", OPT" << k << " = "
-    << num(st.pp_hop) << ", " << num(st.dp_reduce) << ", " << num(st.dp_last_bucket) << ", "
-    << num(st.param_gather) << ", " << num(st.param_first_bucket) << ", " << num(st.optimizer) << "\n";
+  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << num(st.pp_hop) << ", "
+    << num(st.dp_reduce) << ", " << num(st.param_gather) << ", " << num(st.optimizer) << "\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -36,22 +47,41 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "\n";
 }
 
+// The max over a race's points (overlap_points.hpp): "Max(0, s_dp*comm_1 - share_1*pass, ...)".
+// `minus` is subtracted from every point ("" for nothing).
+std::string race(const std::vector<OverlapPoint>& points, const std::string& share_scale, const std::string& pass,
+                 const std::string& minus) {
+  std::string out = "Max(0";
+  for (const OverlapPoint& p : points)
+    out += ", s_dp*" + num(p.comm) + " - " + share_scale + num(p.share) + "*" + pass + (minus.empty() ? "" : " - " + minus);
+  return out + ")";
+}
+
 void end_lines(std::ostringstream& o, const IterationInputs& in) {
   const int p = in.shape.stages;
+  std::string arrival = "0";  // when the stage's first input arrives
   for (int s = 0; s < p; ++s) {
     const std::string k = "_" + std::to_string(s), bwd = "c*(Bi" + k + " + W" + k + " + R" + k + ")";
     o << "fpass" << k << " = t" << k << "*F" << k << "/(F" << k << " + Bi" << k << " + W" << k << " + R" << k
       << ")  # forward pass with its waits\n";
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    if (s) o << "arrival" << k << " = " << arrival << "  # the stage's first input arrives\n";
+    arrival = (s ? "arrival" + k + " + " : std::string()) + "fpass" + k + "/v + b*hop" + k;
     if (in.overlap_param_gather) {
-      o << "start" << k << " = Max(s_dp*AG1" << k << ", s_dp*AG" << k << " - fpass" << k << ")\n";
+      o << "start" << k << " = " << race(st.param_gather_points, "", "fpass" + k + "/(1 + rhoAG" + k + ")", s ? "arrival" + k : "")
+        << "  # (gathers up to bucket j, share of the forward before it)\n";
       o << "slow_start" << k << " = kappa*i*Max(0, s_dp*AG" << k << " - start" << k << ")\n";
     } else {
       o << "start" << k << ", slow_start" << k << " = 0, 0\n";
     }
     o << "DPexp" << k << " = "
-      << (in.overlap_dp ? "Max(0, s_dp*DPlast" + k + ", s_dp*DP" + k + " - o*(t" + k + " - fpass" + k + "))" : "s_dp*DP" + k) << "\n";
+      << (in.overlap_dp ? race(st.dp_reduce_points, "o*", "(t" + k + " - fpass" + k + ")/(1 + rhoDP" + k + ")", "") +
+                              "  # (reductions from bucket j on, share of the last backward left)"
+                        : "s_dp*DP" + k)
+      << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
-      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << "\n";
+      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
+      << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << "\n";
   }
   o << "T = Max(";
   for (int s = 0; s < p; ++s) o << (s ? ", " : "") << "end_" << s;
@@ -67,6 +97,8 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
     << "c, s_tp, s_cp, s_ep, s_dp, o, i, b = " << num(th.compute_scale) << ", " << num(th.tp_scale) << ", "
     << num(th.cp_scale) << ", " << num(th.ep_scale) << ", " << num(th.dp_scale) << ", " << num(th.dp_overlap)
     << ", " << num(th.interference) << ", " << num(th.bubble_scale) << "  # theta\n"
+    << "cn, cw = " << num(th.contention_node) << ", " << num(th.contention_network)
+    << "  # theta: x time lost to other dimensions' traffic on node / network links\n"
     << "p, m, v, kappa = " << p << ", " << in.shape.microbatches << ", " << in.shape.virtual_stages << ", "
     << num(in.comm_interference) << "\n";
   for (int s = 0; s < p; ++s) stage_lines(o, in, s);
@@ -80,7 +112,8 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
     ts += (s ? ", " : "") + std::string("t") + k;
     if (s == slowest) continue;
     const std::string add = sum_t.empty() ? "" : " + ";
-    const std::string tk = "(t" + k + " - s_dp*Z3" + k + ")";  // ZeRO-3 gathers hide in the fill and drain
+    // ZeRO-3: in the fill and drain only the waits inside a pass stay (Z3w); the first gathers hide.
+    const std::string tk = "(t" + k + " - s_dp*(Z3" + k + " - Z3w" + k + "))";
     sum_f += add + tk + "*F" + k + "/(F" + k + " + Bi" + k + " + W" + k + " + R" + k + ")";
     sum_w += add + "W" + k;
     sum_t += add + tk;

@@ -13,6 +13,8 @@ const std::vector<ThetaField>& theta_fields() {
       {"dp_overlap", &IterationTheta::dp_overlap, "share of the last backward hiding DP reduction"},
       {"interference", &IterationTheta::interference, "x comm_interference x hidden comm time"},
       {"bubble_scale", &IterationTheta::bubble_scale, "x closed-form bubble and p2p hops"},
+      {"contention_node", &IterationTheta::contention_node, "x time lost to other dimensions on node links"},
+      {"contention_network", &IterationTheta::contention_network, "x time lost to other dimensions on network links"},
   };
   return fields;
 }

@@ -18,6 +18,10 @@ struct IterationTheta {
   double dp_overlap = 1;     // fraction of the last backward that hides the DP gradient reduction
   double interference = 1;   // multiplies comm_interference x communication moving beside compute
   double bubble_scale = 1;   // multiplies the schedule's closed-form bubble and the p2p hops
+  // Multiply the time exposed collectives lose to another dimension's traffic on the same links
+  // (sim/analytic/shared_time.hpp): 1 is fair sharing while both are active, as computed.
+  double contention_node = 1;     // on links of the node's fabric (tier 0: NVSwitch port, HCCS pair)
+  double contention_network = 1;  // on links of the tiers above (NIC, UB Clos port)
 };
 
 // Name and address of each coefficient, in a fixed order (for the theta file and the fit).

@@ -9,8 +9,8 @@
 namespace trainsim {
 namespace {
 
-// Search interval of each coefficient, in theta_fields() order: scales in [0.5, 2], the DP overlap
-// share in [0, 1] (at most the whole last backward), the interference multiplier in [0, 3].
+// Search interval of the line-searched coefficients: the DP overlap share in [0, 1] (at most the
+// whole last backward), the interference multiplier in [0, 3].
 struct Range { double lo, hi; };
 Range range_of(const char* name) {
   const std::string n(name);
@@ -57,6 +57,30 @@ double scale_fit(const std::vector<IterationEstimate>& plain, const std::vector<
   return xx > 0 ? std::clamp(xy / xx, 0.5, 2.0) : 1.0;
 }
 
+// Least squares through the origin of a contention multiplier on the communication terms (TP, CP,
+// EP, DP): x the time the formula loses to link sharing on that tier (its terms with the multiplier
+// at 1 minus at 0), y what the replay's terms exceed the formula's without it. Only runs that share
+// links on the tier weigh in, so errors elsewhere in other runs do not pull it. 1 when no run does.
+double contention_fit(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& obs,
+                      double IterationTheta::*field) {
+  using T = IterationTerm;
+  IterationTheta none, full;
+  none.*field = 0;
+  double xy = 0, xx = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IterationEstimate a = estimate_iteration(inputs[i], none), b = estimate_iteration(inputs[i], full);
+    double x = 0, y = 0;
+    for (T t : {T::kTp, T::kCp, T::kEp, T::kDp}) {
+      const size_t k = static_cast<size_t>(t);
+      x += b.mean[k] - a.mean[k];
+      y += obs[i].terms[k] - a.mean[k];
+    }
+    const double w = 1 / (obs[i].iteration_time * obs[i].iteration_time);
+    xy += w * x * y, xx += w * x * x;
+  }
+  return xx > 0 ? std::clamp(xy / xx, 0.5, 2.0) : 1.0;
+}
+
 // The fit on one set of runs, before the cross-validation guard below.
 IterationTheta fit_on(const std::vector<IterationInputs>& inputs, const std::vector<ObservedIteration>& observed) {
   IterationTheta th;
@@ -70,7 +94,9 @@ IterationTheta fit_on(const std::vector<IterationInputs>& inputs, const std::vec
       {&IterationTheta::cp_scale, scale_fit(plain, observed, {T::kCp})},
       {&IterationTheta::ep_scale, scale_fit(plain, observed, {T::kEp})},
       {&IterationTheta::dp_scale, scale_fit(plain, observed, {T::kDp})},
-      {&IterationTheta::bubble_scale, scale_fit(plain, observed, {T::kBubble})}};
+      {&IterationTheta::bubble_scale, scale_fit(plain, observed, {T::kBubble})},
+      {&IterationTheta::contention_node, contention_fit(inputs, observed, &IterationTheta::contention_node)},
+      {&IterationTheta::contention_network, contention_fit(inputs, observed, &IterationTheta::contention_network)}};
   // A term's own fit is kept only where it also brings the iteration times closer.
   for (const auto& [field, value] : scales) {
     const double before = loss(inputs, observed, th), old = th.*field;

@@ -1,7 +1,9 @@
 // Fit of theta (iteration_theta.hpp) to replayed iterations. Each scale is fitted on its own term:
 // weighted linear least squares through the origin of the replay's term against the formula's term
 // at theta = 1 (weights 1/T_replay^2, so errors count relative to the iteration), clamped to
-// [0.5, 2], and kept only where it also lowers the iteration-time loss below. The two coefficients
+// [0.5, 2], and kept only where it also lowers the iteration-time loss below. The contention
+// multipliers likewise, on the communication terms: the replay's excess over the formula without
+// link sharing against the time the formula loses to it on that tier. The two coefficients
 // no single term shows (the DP overlap share and the interference multiplier) are then fitted on
 // the iteration time by a golden-section line search minimising sum |T_formula - T_replay| /
 // T_replay (absolute, not squared: the few runs the formulas miss badly would otherwise pull every

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <numeric>
@@ -22,6 +21,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/version.hpp"
 
 namespace trainsim {
 namespace {
@@ -55,16 +55,13 @@ void write_theta(const std::string& path, const std::string& platform, const Ite
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   write_output_file(path, "--out", [&](std::ostream& out) {
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     out.precision(6);
     out << "# Coefficients of trainsim's iteration formulas for this platform, fitted by `trainsim fit` to\n"
         << "# replayed timelines (not to measured runs). Read by `trainsim estimate`.\n"
         << "platform: " << platform << "\ntheta:\n";
     for (const ThetaField& f : theta_fields()) out << "  " << f.name << ": " << th.*f.value << "   # " << f.meaning << "\n";
     out << "test_error: {mean: " << test.mean << ", max: " << test.max << "}   # |formula - replay| / replay, held out\n"
-        << "provenance:\n  date: \"" << date << "\"\n  trainsim: \"formulas of sim/analytic/iteration_model; the build carries no version string\"\n"
+        << "provenance:\n  trainsim: \"" << version_text() << "\"   # the build that replayed and fitted\n"
         << "  seed: " << seed << "\n  samples: " << points.size() << "\n  test: " << test_set.inputs.size()
         << "\n  train_error: {mean: " << train.mean << ", max: " << train.max << "}\n  runs:\n";
     for (size_t i = 0; i < points.size(); ++i) {
@@ -78,7 +75,7 @@ int run_fit(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("fit: --platform NAME is required (see trainsim list)");
   const std::string platform = a.get("platform");
   const PlatformSpec spec = load_platform(platform);
-  const int samples = int_option(a, "samples", 96, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
+  const int samples = int_option(a, "samples", 128, 4, 100000), jobs = int_option(a, "jobs", 2, 1, 256);
   const auto seed = static_cast<uint64_t>(int_option(a, "seed", 1, 0, 2147483647));
   const auto start = std::chrono::steady_clock::now();
   const std::vector<DesignPoint> points = sample_design(platform, samples, seed);
@@ -121,14 +118,15 @@ Command fit_command() {
   spec.options = {
       {"platform", "NAME", "platform preset (or path) to fit (required)"},
       {"seed", "N", "seed of the design of experiments and of the train/test split (default 1)"},
-      {"samples", "N", "strategies to replay, alternating dense and MoE (default 96)"},
+      {"samples", "N", "strategies to replay, alternating dense and MoE, a quarter on 4-8 nodes (default 128)"},
       {"jobs", "N", "replays run in parallel child processes (default 2)"},
       {"out", "FILE", "where to write theta (default: platforms/theta/<platform>.yaml beside the preset)"},
       {"verbose", "", "also list the training runs the plain formula (theta = 1) misses most"}};
   spec.details =
       "Strategies are drawn over degrees, micro-batch, schedule, virtual stages, ZeRO stage, recompute, SP\n"
-      "and overlap switches for Llama 2 7B and Mixtral 8x7B cut to 8 layers; a quarter is held out for the\n"
-      "test error. The same platform and seed give the same runs and the same theta.";
+      "and overlap switches for Llama 2 7B and Mixtral 8x7B cut to 8 layers on 1-2 nodes (a quarter of them:\n"
+      "4 layers on 4-8 nodes); a quarter is held out for the test error. The same platform and seed give the\n"
+      "same runs and the same theta.";
   spec.max_positionals = 0;
   return {spec, run_fit};
 }

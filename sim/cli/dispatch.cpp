@@ -2,6 +2,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/version.hpp"
 
 namespace trainsim {
 
@@ -25,7 +26,7 @@ void print_usage(std::ostream& out) {
     name += std::string(name.size() < 14 ? 14 - name.size() : 1, ' ');
     out << name << c.spec.summary << "\n";
   }
-  out << "\n`trainsim <command> --help` explains a command's options.\n"
+  out << "\n`trainsim <command> --help` explains a command's options; `trainsim --version` prints the build.\n"
          "Exit codes: 0 success, 2 bad input (the message names the file, key and value), 1 an output file that could not\n"
          "be written (the message names the path and the reason) or an internal error.\n";
 }
@@ -36,6 +37,10 @@ int run_cli(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     print_usage(std::cout);
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << version_text() << "\n";
+    return 0;
   }
   for (const auto& c : commands()) {
     if (c.spec.name != args[0]) continue;

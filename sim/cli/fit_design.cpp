@@ -12,7 +12,8 @@
 namespace trainsim {
 namespace {
 
-constexpr int kLayers = 8;  // layers every sampled model is cut to
+constexpr int kLayers = 8;       // layers every sampled model is cut to
+constexpr int kLargeLayers = 4;  // layers of the larger points (4 and 8 nodes), to keep them cheap
 
 class Draw {
  public:
@@ -34,26 +35,28 @@ std::vector<int> divisors_of(int n, int cap) {
 
 std::string flag(bool b) { return b ? "true" : "false"; }
 
-// One candidate; may be invalid (the caller checks it).
-DesignPoint candidate(Draw& draw, const std::string& platform, int node, bool moe) {
+// One candidate; may be invalid (the caller checks it). A large one spans 4 or 8 nodes with fewer
+// layers: groups that cross nodes (DP, EP and CP over the NICs) at a replay cost like the others'.
+DesignPoint candidate(Draw& draw, const std::string& platform, int node, bool moe, bool large) {
   DesignPoint p;
   p.moe = moe;
   p.base = (data_dir() / "workloads" / (moe ? "mixtral-8x7b-h100.yaml" : "default.yaml")).string();
-  const int devices = draw.pick(std::vector<int>{node, 2 * node});
+  const int layers = large ? kLargeLayers : kLayers;
+  const int devices = large ? draw.pick(std::vector<int>{4 * node, 8 * node}) : draw.pick(std::vector<int>{node, 2 * node});
   std::vector<ParallelDegrees> all;
   for (const ParallelDegrees& d : enumerate_degrees(devices, 32, node))
-    if (kLayers % d.pp == 0 && d.cp <= 2) all.push_back(d);
+    if (layers % d.pp == 0 && d.cp <= 2) all.push_back(d);
   const ParallelDegrees d = draw.pick(all);
   const int mb = draw.pick(std::vector<int>{1, 2}), m = d.pp * draw.pick(std::vector<int>{1, 2, 4});
   const int ep = moe ? draw.pick(divisors_of(d.dp * d.cp, 8)) : 1;
   std::string schedule = "1f1b";
   int v = 1;
   if (d.pp > 1) schedule = draw.pick(std::vector<std::string>{"1f1b", "gpipe", "zb-h1", "interleaved"});
-  if (schedule == "interleaved") v = kLayers % (2 * d.pp) == 0 ? 2 : 1;
+  if (schedule == "interleaved") v = layers % (2 * d.pp) == 0 ? 2 : 1;
   const int zero = d.dp * d.cp > 1 ? draw.below(4) : 0;
   auto set = [&](const std::string& k, const std::string& val) { p.sets.push_back(k + "=" + val); };
   set("platform", platform);
-  set("model.layers", std::to_string(kLayers));
+  set("model.layers", std::to_string(layers));
   set("devices", std::to_string(devices));
   set("seq_len", draw.coin() ? "4096" : "2048");
   set("micro_batch", std::to_string(mb));
@@ -101,7 +104,7 @@ std::vector<DesignPoint> sample_design(const std::string& platform, int samples,
     for (int attempt = 0;; ++attempt) {
       if (attempt == 200)
         throw UserError("fit: no valid strategy found for platform '" + platform + "' after 200 draws");
-      DesignPoint p = candidate(draw, platform, node, i % 2 == 1);
+      DesignPoint p = candidate(draw, platform, node, i % 2 == 1, (i / 2) % 4 == 3);
       if (valid(p)) {
         out.push_back(std::move(p));
         break;

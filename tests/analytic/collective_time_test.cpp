@@ -41,6 +41,19 @@ TEST_CASE("direct all-to-all shares one port, or uses a link per peer on a full 
   CHECK(collective_cost(CollectiveKind::kAllReduce, "direct", {4, 4}, 8e6, mesh, mesh).total() == Approx(52e-6));
 }
 
+// All-to-all over 2 nodes of 2 (n 4, g 2), S 8 MB: each member sends S/n = 2 MB to each peer;
+// 2 peers across nodes share the NIC port (25 GB/s here): 4 MB -> 160 us; the one peer in the node
+// its own mesh link (100 GB/s): 2 MB -> 20 us. The NIC bounds it: 2 us + 160 us (a port carrying
+// all three flows would give 240 us).
+TEST_CASE("direct all-to-all over several nodes is bound by the flows that cross the nodes' ports",
+          "[analytic][collective_time]") {
+  const LinkCost mesh{2e-6, 100e9, true}, nic{2e-6, 25e9, false};
+  CHECK(collective_cost(CollectiveKind::kAllToAll, "direct", {4, 2}, 8e6, mesh, nic).total() == Approx(162e-6));
+  // A slow node fabric (port of 10 GB/s) bounds it instead: 1 peer x 2 MB -> 200 us.
+  const LinkCost slow{2e-6, 10e9, false};
+  CHECK(collective_cost(CollectiveKind::kAllToAll, "direct", {4, 2}, 8e6, slow, nic).total() == Approx(202e-6));
+}
+
 // NVLS all-reduce of 4 MiB: k = 4 chunks, k + 1 = 5 steps (10 us); up and down streams of S each
 // overlap: S / beta = 4194304 / 1e11 = 41.94304 us.
 TEST_CASE("NVLS all-reduce moves the buffer once up and once down, in k+1 pipelined steps", "[analytic][collective_time]") {

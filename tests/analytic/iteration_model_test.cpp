@@ -52,18 +52,45 @@ TEST_CASE("ZB-H1 bubble: (p-1)(F+Bi-W)", "[analytic][iteration]") {
   CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(13));
 }
 
-// One stage, m 2, F 1, Bi 1; DP reduction 5 in buckets, the last 1. With overlap the whole last
-// backward (Bi + W = 1) hides DP: exposed max(1, 5 - 1) = 4; without overlap all 5.
+// One stage, m 2, F 1, Bi 1; DP reduction 5 in buckets, the first ready at the start of the last
+// backward (5 left, the whole backward of 1 ahead), the last 1 ready at its end. With overlap:
+// exposed max(5 - 1, 1 - 0) = 4; without overlap all 5.
 TEST_CASE("DP reduction hides behind the last backward, except its last bucket", "[analytic][iteration]") {
   IterationInputs in = pipeline(1, 2, "1f1b");
-  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].dp_reduce = 5, in.stages[0].dp_last_bucket = 1;
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].dp_reduce = 5;
+  in.stages[0].dp_reduce_points = {{5, 1}, {1, 0}};
   in.overlap_param_gather = false;
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(4));
   in.overlap_dp = false;
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5));
   in.overlap_dp = true;
   in.stages[0].dp_reduce = 1.5;  // 1.5 - 1 = 0.5 < last bucket 1: the last bucket stays exposed
+  in.stages[0].dp_reduce_points = {{1.5, 1}, {1, 0}};
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
+}
+
+// The same, but the first bucket is ready only halfway through the last backward (backward 2:
+// F 1, Bi 2), with 5 s of reductions from it on: exposed max(5 - 0.5 x 2, 1) = 4, where a stream
+// that could start with the backward would leave 5 - 2 = 3.
+TEST_CASE("DP reduction starts when its first bucket is ready, not with the backward", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 1, "1f1b");
+  in.stages[0].forward = 1, in.stages[0].backward_input = 2, in.stages[0].dp_reduce = 5;
+  in.stages[0].dp_reduce_points = {{5, 0.5}, {1, 0}};
+  in.overlap_param_gather = false;
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(4));
+}
+
+// Prefetched gathers of 3 buckets of 1 s each; the first forward (F 4, Bi 4) reaches bucket 2's
+// layers after 1/4 of it and bucket 3's after 3/4: it starts max(1, 2 - 1, 3 - 3) = 1 late.
+// With F 1 instead: max(1, 2 - 0.25, 3 - 0.75) = 2.25.
+TEST_CASE("the first forward waits for each layer's prefetched parameter bucket", "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 1, "1f1b");
+  in.overlap_dp = false;
+  in.stages[0].forward = 4, in.stages[0].backward_input = 4, in.stages[0].param_gather = 3;
+  in.stages[0].param_gather_points = {{1, 0}, {2, 0.25}, {3, 0.75}};
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
+  in.stages[0].forward = 1;
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(2.25));
 }
 
 // One stage, m 3, F 1, Bi 1, exposed TP 0.5 and EP 0.25 per micro-batch, theta tp_scale 2:
@@ -89,4 +116,38 @@ TEST_CASE("communication beside compute slows it by comm_interference times its 
   CHECK(e.iteration_time == Approx(4.4));
   CHECK(term(e, IterationTerm::kBackward) == Approx(2.4));
   CHECK(term(e, IterationTerm::kForward) == Approx(2));
+}
+
+// Link sharing: EP exposed 0.5 per micro-batch plus 0.25 lost to DP traffic on node links, 0.1 on
+// network links; theta contention_node 2, contention_network 1: EP per micro-batch 0.5 + 0.5 + 0.1
+// = 1.1. m 2, F 1, Bi 1: T = 2 x (2 + 1.1) = 6.2, EP term 2.2. Once in the last backward, 0.15 more
+// TP on node links (x 2): T 6.5, TP term 0.3.
+TEST_CASE("time lost to other dimensions on shared links adds to the exposed term, per tier theta",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 2, "1f1b");
+  in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].ep_exposed = 0.5;
+  in.stages[0].shared_steady.ep = {0.25, 0.1};
+  IterationTheta th;
+  th.contention_node = 2;
+  IterationEstimate e = estimate_iteration(in, th);
+  CHECK(e.iteration_time == Approx(6.2));
+  CHECK(term(e, IterationTerm::kEp) == Approx(2.2));
+  in.stages[0].shared_once.tp = {0.15, 0};
+  e = estimate_iteration(in, th);
+  CHECK(e.iteration_time == Approx(6.5));
+  CHECK(term(e, IterationTerm::kTp) == Approx(0.3));
+}
+
+// DP reduction 3 in buckets, the first ready at the start of the last backward (B 2) and the last
+// (1) at its end: exposed max(3 - 2, 1) = 1. Slowed by half beside other traffic (rho 0.5 on node
+// links), the backward hides only 2 / 1.5: max(3 - 4/3, 1) = 5/3.
+TEST_CASE("DP reduction slowed by other traffic in the last backward has less of it to hide in",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(1, 1, "1f1b");
+  in.overlap_param_gather = false;
+  in.stages[0].forward = 1, in.stages[0].backward_input = 2, in.stages[0].dp_reduce = 3;
+  in.stages[0].dp_reduce_points = {{3, 1}, {1, 0}};
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
+  in.stages[0].reduce_slowdown = {0.5, 0};
+  CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5.0 / 3));
 }

@@ -14,14 +14,9 @@ namespace fs = std::filesystem;
 namespace {
 const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 const std::string kDefault = (kRoot / "workloads/default.yaml").string();
-
-// The file without its date line (the only part that depends on when it ran).
-std::string without_date(const std::string& text) {
-  const size_t at = text.find("  date: ");
-  return at == std::string::npos ? text : text.substr(0, at) + text.substr(text.find('\n', at));
-}
 }  // namespace
 
+// The file is byte-identical (no date: its provenance is the build's version, seed and runs).
 TEST_CASE("fit with the same seed replays the same strategies and writes the same theta", "[cli][fit]") {
   const std::string a = scratch("trainsim_fit_a.theta.yaml"), b = scratch("trainsim_fit_b.theta.yaml");
   const CommandResult r1 = run_trainsim("fit --platform dgx-a100-superpod --samples 8 --seed 3 --out " + a);
@@ -30,8 +25,9 @@ TEST_CASE("fit with the same seed replays the same strategies and writes the sam
   REQUIRE(r1.exit_code == 0);
   REQUIRE(r2.exit_code == 0);
   CHECK(r1.out.find("6 train, 2 test") != std::string::npos);  // a quarter held out
-  CHECK(without_date(slurp(a)) == without_date(slurp(b)));
-  for (const char* key : {"theta:", "compute_scale:", "test_error:", "provenance:", "seed: 3", "samples: 8"})
+  CHECK(slurp(a) == slurp(b));
+  for (const char* key : {"theta:", "compute_scale:", "test_error:", "provenance:", "seed: 3", "samples: 8",
+                          "trainsim: \"trainsim " TRAINSIM_PROJECT_VERSION})
     CHECK(slurp(a).find(key) != std::string::npos);
   // estimate reads what fit wrote.
   const CommandResult e = run_trainsim("estimate " + kDefault + " --no-replay --set platform=dgx-a100-superpod --theta " + a);
@@ -46,6 +42,13 @@ TEST_CASE("estimate warns where formula and replay differ by more than the fitte
   const CommandResult r = run_trainsim("estimate " + kDefault + " --set model.layers=4 --theta " + path);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("warning: formula and replay differ by") != std::string::npos);
+}
+
+// The version is CMake's project VERSION (passed to the tests separately), then the git commit.
+TEST_CASE("trainsim --version prints the project version of the build", "[cli][fit]") {
+  const CommandResult r = run_trainsim("--version");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("trainsim " TRAINSIM_PROJECT_VERSION, 0) == 0);
 }
 
 TEST_CASE("fit refuses a missing platform and a bad sample count, naming the option", "[cli][fit]") {
