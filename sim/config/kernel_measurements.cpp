@@ -11,7 +11,7 @@ constexpr double kTera = 1e12;
 constexpr double kMicro = 1e-6;
 
 KernelMeasurement read_gemm(YamlSource& source, const YAML::Node& node, const std::string& path) {
-  MapReader r(source, node, path, {"batch", "m", "n", "k", "tflops"});
+  MapReader r(source, node, path, {"batch", "m", "n", "k", "kernels", "tflops"});
   KernelMeasurement g;
   g.line = node.Mark().line + 1;
   int batch = 1, m = 0, n = 0, k = 0;
@@ -20,6 +20,10 @@ KernelMeasurement read_gemm(YamlSource& source, const YAML::Node& node, const st
   r.read_int("m", &m, Need::kRequired, 1);
   r.read_int("n", &n, Need::kRequired, 1);
   r.read_int("k", &k, Need::kRequired, 1);
+  r.read_int("kernels", &g.launches, Need::kOptional, 1);
+  if (batch % g.launches != 0)
+    r.fail("kernels", "must divide batch (each launch runs batch / kernels products)", std::to_string(g.launches),
+           "a divisor of " + std::to_string(batch));
   r.read_number("tflops", &tflops, Need::kRequired, positive());
   g.gemm = {m, n, k, batch};
   g.measured_s = 2.0 * batch * m * n * static_cast<double>(k) / (tflops * kTera);

@@ -10,6 +10,8 @@
 //   source: "where the numbers come from"
 //   gemms:                               # dense GEMMs C[m×n] = A[m×k]·B[k×n], batch times
 //     - {batch: 1, m: 4096, n: 4096, k: 256, tflops: 392.2}     # batch optional (default 1)
+//     - {batch: 16, m: 512, n: 2880, k: 5760, kernels: 16, tflops: 578.6}  # kernels: launches (default
+//       1): a grouped GEMM launched as one GEMM per group (batch / kernels products each)
 //   attention:                           # fused causal self-attention (flash), one pass
 //     - {pass: fwd, batch: 1, heads: 16, seq: 4096, head_dim: 128, causal: true, us: 149.2}
 //       (optional dropout: 0.1: the probability of attention dropout inside the kernel, default 0)
@@ -42,7 +44,7 @@ struct KernelMeasurement {
   AttentionShape attention;  // kAttention
   std::string op;            // kStream: what ran ("layernorm.fwd")
   double bytes = 0;          // kStream: bytes read + written in HBM
-  int launches = 1;          // kStream: kernels the op launches
+  int launches = 1;          // kGemm, kStream: kernels the op launches (a kGemm's batch splits evenly over them)
   double measured_s = 0;     // kernel time (GEMMs: 2·batch·m·n·k / measured FLOP/s)
   int line = 0;              // 1-based line of the entry in its file
 };

@@ -37,8 +37,11 @@ Kernel attention_kernel(const AttentionShape& a, Precision precision) {
 
 Kernel measured_kernel(const KernelMeasurement& m, Precision precision) {
   switch (m.kind) {
-    case MeasuredKind::kGemm:
-      return gemm_kernel("gemm", m.gemm, precision);
+    case MeasuredKind::kGemm: {
+      Kernel k = gemm_kernel("gemm", m.gemm, precision);
+      k.launches = m.launches;
+      return k;
+    }
     case MeasuredKind::kAttention:
       return attention_kernel(m.attention, precision);
     case MeasuredKind::kStream:
@@ -48,6 +51,7 @@ Kernel measured_kernel(const KernelMeasurement& m, Precision precision) {
   k.name = m.op;
   k.cls = KernelClass::kElementwise;
   k.bytes = m.bytes;
+  k.launches = m.launches;
   return k;
 }
 
@@ -55,7 +59,7 @@ KernelRowResult predict_kernel(const KernelMeasurement& m, const AcceleratorSpec
   KernelRowResult r;
   r.measurement = m;
   r.kernel = measured_kernel(m, precision);
-  r.predicted_s = kernel_time(r.kernel, acc) + (m.launches - 1) * acc.kernel_overhead;
+  r.predicted_s = kernel_time(r.kernel, acc);  // one kernel_overhead per launch
   r.error_percent = (r.predicted_s - m.measured_s) / m.measured_s * 100;
   return r;
 }

@@ -197,6 +197,9 @@ TEST_CASE("a kernel table loads strictly: unknown keys, sizes, passes and times 
   CHECK(load_error("gemms:\n  - {batch: 2, m: 64, n: 64, k: 64, tflops: 1.5}\n") == "no error");
   CHECK_THAT(load_error("gemms:\n  - {m: 64, n: 64, k: 64, tflop: 1.5}\n"), Catch::Contains("tflop"));
   CHECK_THAT(load_error("gemms:\n  - {m: 0, n: 64, k: 64, tflops: 1.5}\n"), Catch::Contains("gemms.0.m"));
+  CHECK(load_error("gemms:\n  - {batch: 16, m: 64, n: 64, k: 64, kernels: 16, tflops: 1.5}\n") == "no error");
+  CHECK_THAT(load_error("gemms:\n  - {batch: 16, m: 64, n: 64, k: 64, kernels: 3, tflops: 1.5}\n"),
+             Catch::Contains("a divisor of 16"));
   CHECK_THAT(load_error("gemms:\n  - {m: 64, n: 64, k: 64, tflops: -1}\n"), Catch::Contains("tflops"));
   const std::string attention_ok = "{pass: bwd, heads: 8, seq: 4096, head_dim: 128, causal: true, us: 250}";
   CHECK(load_error("attention:\n  - " + attention_ok + "\n") == "no error");

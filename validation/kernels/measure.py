@@ -18,6 +18,14 @@ It writes into DIR, as tables of `trainsim kernels` (validation/kernels/*.yaml):
   h100-sxm-attention-cudnn-grid.yaml  cuDNN attention at other sequence lengths, head counts and head dims
                                    (a check of how far the fitted efficiency carries; --only attention-grid)
   h100-sxm-streams.yaml            memory-bound kernels with the bytes each moves
+  h100-sxm-fp8-gemm.yaml           FP8 GEMMs (torch._scaled_mm, per-tensor scales) at the rows' and Llama 3
+                                   shapes, each with the bf16 GEMM of its shape timed beside it
+  h100-sxm-fp8-casts.yaml          the quantization kernels Transformer Engine runs around FP8 GEMMs (amax,
+                                   cast, cast+transpose, FP8 transpose), with the bytes each moves
+  h100-sxm-moe-gemm.yaml           expert GEMMs of the MoE rows (16 local experts, 256-8192 tokens each), one
+  h100-sxm-moe-fp8-gemm.yaml       GEMM per expert as TE's GroupedLinear launches them on Hopper, bf16 and
+  h100-sxm-moe-grouped-gemm.yaml   FP8; and as one torch._grouped_mm kernel
+                                   (MXFP8 needs a Blackwell GPU: not measured on Hopper.)
 and, for reading beside `trainsim simulate`:
   h100-sxm-layers.yaml             one transformer layer per row shape, forward and backward, run back to
                                    back as in training (no communication: one tensor-parallel rank's share)

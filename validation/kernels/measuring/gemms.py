@@ -21,23 +21,27 @@ def llama_linear_shapes(h, heads, kv_heads, ffn, vocab, tp):
             ("logits", h, vocab // tp)]
 
 
-def gemm_rows(quick, models=None):
-    """Each linear's fwd (X·W^T), dgrad (dY·W) and wgrad (dY^T·X) in PyTorch's layouts."""
-    out, seen = [], set()
+def gemm_rows_shapes(models=None):
+    """(row, linear, pass, (m, n, k)) of each linear's fwd (X·W^T), dgrad (dY·W) and wgrad (dY^T·X), once each."""
     if models is None:
         models = [(row, SEQ, linear_shapes(h, heads, tp)) for row, h, heads, tp in ROWS]
+    seen = set()
     for row, t, shapes in models:
         for name, fin, fout in shapes:
-            x, w, dy = randn(t, fin), randn(fout, fin), randn(t, fout)
-            passes = [("fwd", (t, fout, fin), lambda: x @ w.t()),
-                      ("dgrad", (t, fin, fout), lambda: dy @ w),
-                      ("wgrad", (fin, fout, t), lambda: dy.t() @ x)]
-            for pas, (m, n, k), fn in passes:
-                if (m, n, k, pas) in seen:
-                    continue
-                seen.add((m, n, k, pas))
-                us = bench_us(fn, quick=quick)
-                out.append(dict(row=row, name=f"{name}.{pas}", m=m, n=n, k=k, us=us,
-                                tflops=2.0 * m * n * k / us / 1e6))
-            del x, w, dy
+            for pas, mnk in (("fwd", (t, fout, fin)), ("dgrad", (t, fin, fout)), ("wgrad", (fin, fout, t))):
+                if (mnk, pas) not in seen:
+                    seen.add((mnk, pas))
+                    yield row, name, pas, mnk
+
+
+def gemm_rows(quick, models=None):
+    """Each linear's fwd, dgrad and wgrad in PyTorch's layouts (X·W^T, dY·W, dY^T·X)."""
+    out = []
+    for row, name, pas, (m, n, k) in gemm_rows_shapes(models):
+        t, fin, fout = {"fwd": (m, k, n), "dgrad": (m, n, k), "wgrad": (k, m, n)}[pas]
+        x, w, dy = randn(t, fin), randn(fout, fin), randn(t, fout)
+        fn = {"fwd": lambda: x @ w.t(), "dgrad": lambda: dy @ w, "wgrad": lambda: dy.t() @ x}[pas]
+        us = bench_us(fn, quick=quick)
+        out.append(dict(row=row, name=f"{name}.{pas}", m=m, n=n, k=k, us=us, tflops=2.0 * m * n * k / us / 1e6))
+        del x, w, dy
     return out

@@ -5,8 +5,10 @@ import time
 import torch
 
 from measuring.attention import attention_grid_rows, attention_rows
+from measuring.fp8 import cast_rows, fp8_gemm_rows
 from measuring.gemms import LLAMA, gemm_rows, llama_linear_shapes
 from measuring.model import layer_rows, step_rows
+from measuring.moe import moe_rows
 from measuring.streams import stream_rows
 
 
@@ -25,8 +27,8 @@ def write(path, lines):
     print(f"wrote {path}")
 
 
-def table_header(args, title, name, source):
-    return header(title) + [f'description: "{title} on one {name}"', f"accelerator: {args.accelerator}", "precision: bf16",
+def table_header(args, title, name, source, precision="bf16"):
+    return header(title) + [f'description: "{title} on one {name}"', f"accelerator: {args.accelerator}", f"precision: {precision}",
                             f'source: "validation/kernels/measure.py ({source}), this repository"']
 
 
@@ -104,4 +106,43 @@ def run_step(args, name):
     write(os.path.join(args.out, f"{args.prefix}-step{suffix(args)}.yaml"), lines)
 
 
-PARTS = {"gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step}
+def run_fp8_gemm(args, name):
+    models = [(row, seq, llama_linear_shapes(h, a, kv, f, v, tp)) for row, h, a, kv, f, v, tp, seq in LLAMA]
+    rows = fp8_gemm_rows(args.quick) + fp8_gemm_rows(args.quick, models)
+    lines = table_header(args, "FP8 (E4M3, per-tensor scales) GEMMs of the mlm-h100 rows' and Llama 3 layers", name,
+                         "torch._scaled_mm, cuBLASLt; bf16 torch.matmul of the same shape beside each", "fp8")
+    lines += ["gemms:"]
+    lines += [f"  - {{batch: 1, m: {r['m']}, n: {r['n']}, k: {r['k']}, tflops: {r['tflops']:.1f}}}"
+              f"   # {r['row']} {r['name']}, {r['us']:.1f} us; bf16 {r['bf16_tflops']:.1f} TFLOP/s,"
+              f" fp8/bf16 {r['tflops'] / r['bf16_tflops']:.3f}" for r in rows]
+    write(os.path.join(args.out, args.prefix + "-fp8-gemm.yaml"), lines)
+
+
+def run_fp8_casts(args, name):
+    lines = table_header(args, "FP8 quantization kernels (amax, cast, cast+transpose, FP8 transpose)", name,
+                         "Triton kernels of measuring/fp8.py with TE's bytes; amax torch.linalg.vector_norm")
+    lines += ["streams:"]
+    lines += [f"  - {{op: {r['op']}, bytes: {r['bytes']}, us: {r['us']:.1f}, kernels: {r['kernels']}}}"
+              f"   # {r['row']}, {r['elements']} elements, {r['bytes'] / r['us'] / 1e6:.2f} TB/s"
+              for r in cast_rows(args.quick)]
+    write(os.path.join(args.out, args.prefix + "-fp8-casts.yaml"), lines)
+
+
+def moe_lines(rows, kind, kernels):
+    return [f"  - {{batch: {r['batch']}, m: {r['m']}, n: {r['n']}, k: {r['k']}, kernels: {kernels},"
+            f" tflops: {r[kind]:.1f}}}   # {r['row']} {r['name']}, {r['tokens']} tokens per expert"
+            for r in rows if r[kind] is not None]
+
+
+def run_moe(args, name):
+    rows = moe_rows(args.quick)
+    title = "expert GEMMs of the MoE rows, 16 local experts, balanced"
+    for suffix_, kind, kernels, source, precision in (
+            ("moe-gemm", "bf16", 16, "torch.matmul per expert, cuBLAS", "bf16"),
+            ("moe-fp8-gemm", "fp8", 16, "torch._scaled_mm per expert, cuBLASLt", "fp8"),
+            ("moe-grouped-gemm", "grouped", 1, "torch._grouped_mm, one kernel", "bf16")):
+        lines = table_header(args, f"{kind} {title}", name, source, precision) + ["gemms:"]
+        write(os.path.join(args.out, f"{args.prefix}-{suffix_}.yaml"), lines + moe_lines(rows, kind, kernels))
+
+
+PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step}
