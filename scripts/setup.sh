@@ -19,9 +19,9 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTRAINSIM_UNITY_BUILD=ON >/dev/null
 cmake --build build -j"$jobs"
 if [ "${1:-}" = "--sanitize" ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTRAINSIM_SANITIZE=ON >/dev/null
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTRAINSIM_SANITIZE=ON -DTRAINSIM_UNITY_BUILD=ON >/dev/null
   cmake --build build-asan -j"$jobs"
 fi

@@ -10,34 +10,34 @@
 namespace trainsim {
 namespace {
 
-std::string num(double value) { return format_number(value); }
+std::string symbol_text(double value) { return format_number(value); }
 
 // "x + cn*node + cw*network": exposed seconds plus those lost to link sharing (theta cn, cw).
 std::string with_shared(double exposed, const std::array<double, 2>& shared) {
-  return num(exposed) + " + cn*" + num(shared[0]) + " + cw*" + num(shared[1]);
+  return symbol_text(exposed) + " + cn*" + symbol_text(shared[0]) + " + cw*" + symbol_text(shared[1]);
 }
 
 void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   const StageInputs& st = in.stages[static_cast<size_t>(s)];
   const std::string k = "_" + std::to_string(s);
-  o << "F" << k << ", Bi" << k << ", W" << k << ", R" << k << " = " << num(st.forward) << ", "
-    << num(st.backward_input) << ", " << num(st.weight_grad) << ", " << num(st.recompute)
+  o << "F" << k << ", Bi" << k << ", W" << k << ", R" << k << " = " << symbol_text(st.forward) << ", "
+    << symbol_text(st.backward_input) << ", " << symbol_text(st.weight_grad) << ", " << symbol_text(st.recompute)
     << "  # compute per micro-batch, s\n";
   o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << with_shared(st.tp_exposed, st.shared_steady.tp)
     << ", " << with_shared(st.cp_exposed, st.shared_steady.cp) << ", " << with_shared(st.ep_exposed, st.shared_steady.ep)
     << ", " << with_shared(st.zero3_exposed, st.shared_steady.dp)
     << "  # exposed comm per micro-batch, s (+ time lost to other dimensions on node/network links)\n";
-  o << "Z3w" << k << " = " << num(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
+  o << "Z3w" << k << " = " << symbol_text(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
   o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, st.shared_once.tp) << ", "
     << with_shared(0, st.shared_once.cp) << ", " << with_shared(0, st.shared_once.ep)
     << "  # once: beside DP traffic in the first forward and last backward\n";
   o << "rhoDP" << k << ", rhoAG" << k << " = " << with_shared(0, st.reduce_slowdown) << ", " << with_shared(0, st.gather_slowdown)
     << "  # DP reduction / prefetched gathers slowed by the others' traffic in their pass\n";
-  o << "H" << k << " = " << num(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << num(st.zero3_hidden)
-    << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + num(st.pp_hop) : std::string())
+  o << "H" << k << " = " << symbol_text(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << symbol_text(st.zero3_hidden)
+    << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + symbol_text(st.pp_hop) : std::string())
     << "  # comm beside compute per micro-batch, s\n";
-  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << num(st.pp_hop) << ", "
-    << num(st.dp_reduce) << ", " << num(st.param_gather) << ", " << num(st.optimizer) << "\n";
+  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << symbol_text(st.pp_hop) << ", "
+    << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer) << "\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -53,7 +53,7 @@ std::string race(const std::vector<OverlapPoint>& points, const std::string& sha
                  const std::string& minus) {
   std::string out = "Max(0";
   for (const OverlapPoint& p : points)
-    out += ", s_dp*" + num(p.comm) + " - " + share_scale + num(p.share) + "*" + pass + (minus.empty() ? "" : " - " + minus);
+    out += ", s_dp*" + symbol_text(p.comm) + " - " + share_scale + symbol_text(p.share) + "*" + pass + (minus.empty() ? "" : " - " + minus);
   return out + ")";
 }
 
@@ -94,13 +94,13 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
   std::ostringstream o;
   const int p = in.shape.stages;
   o << "# trainsim iteration formulas, SymPy syntax (from sympy import *; exec). Seconds throughout.\n"
-    << "c, s_tp, s_cp, s_ep, s_dp, o, i, b = " << num(th.compute_scale) << ", " << num(th.tp_scale) << ", "
-    << num(th.cp_scale) << ", " << num(th.ep_scale) << ", " << num(th.dp_scale) << ", " << num(th.dp_overlap)
-    << ", " << num(th.interference) << ", " << num(th.bubble_scale) << "  # theta\n"
-    << "cn, cw = " << num(th.contention_node) << ", " << num(th.contention_network)
+    << "c, s_tp, s_cp, s_ep, s_dp, o, i, b = " << symbol_text(th.compute_scale) << ", " << symbol_text(th.tp_scale) << ", "
+    << symbol_text(th.cp_scale) << ", " << symbol_text(th.ep_scale) << ", " << symbol_text(th.dp_scale) << ", " << symbol_text(th.dp_overlap)
+    << ", " << symbol_text(th.interference) << ", " << symbol_text(th.bubble_scale) << "  # theta\n"
+    << "cn, cw = " << symbol_text(th.contention_node) << ", " << symbol_text(th.contention_network)
     << "  # theta: x time lost to other dimensions' traffic on node / network links\n"
     << "p, m, v, kappa = " << p << ", " << in.shape.microbatches << ", " << in.shape.virtual_stages << ", "
-    << num(in.comm_interference) << "\n";
+    << symbol_text(in.comm_interference) << "\n";
   for (int s = 0; s < p; ++s) stage_lines(o, in, s);
   const int slowest = slowest_stage(in, th);
   o << "# schedule " << in.schedule->name << "; stage " << slowest << " is the slowest (largest t): the bubble takes\n"

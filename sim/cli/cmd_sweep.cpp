@@ -26,7 +26,7 @@ namespace trainsim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 int positive_option(const ParsedArgs& a, const std::string& name, int fallback) {
   const int v = option_int(a, name, fallback);
@@ -92,7 +92,7 @@ std::vector<PointResult> run_points(const SweepSpec& spec, const std::vector<Swe
     ++done;
     if (!progress) return;
     const PointResult r = parse_point_result(text, point_label(grid[i]));
-    std::fprintf(stderr, "sweep: %zu/%zu done (%.1f s): %s -> %s\n", done, jobs.size(), since(start),
+    std::fprintf(stderr, "sweep: %zu/%zu done (%.1f s): %s -> %s\n", done, jobs.size(), seconds_since(start),
                  point_label(grid[i]).c_str(),
                  r.status == PointStatus::kReplayed ? (std::to_string(r.iteration_time) + " s").c_str() : to_string(r.status));
   });
@@ -123,7 +123,7 @@ int run_local_or_emit(const ParsedArgs& a) {
   const int parallel = positive_option(a, "jobs", static_cast<int>(std::max(1L, cores)));
   const auto start = Clock::now();
   const auto results = run_points(spec, grid, runs, parallel, a.has("progress") || isatty(STDERR_FILENO));
-  std::fprintf(stderr, "sweep: %zu points in %.1f s (%d at a time)\n", grid.size(), since(start), parallel);
+  std::fprintf(stderr, "sweep: %zu points in %.1f s (%d at a time)\n", grid.size(), seconds_since(start), parallel);
   write_sweep_outputs(a, spec, results);
   return 0;
 }

@@ -1,3 +1,4 @@
+#include "sim/core/units.hpp"
 #include "sim/cli/search_report.hpp"
 
 #include <algorithm>
@@ -11,9 +12,9 @@
 namespace trainsim {
 namespace {
 
-std::string fmt(const char* f, double v) { return format_with(f, v); }
+std::string report_text(const char* f, double v) { return format_with(f, v); }
 
-double gib(double bytes) { return bytes / 1073741824.0; }
+double gib_of(double bytes) { return bytes / kBytesPerGiB; }
 
 double tokens_per_s(const RunSpec& run, double t) { return tokens_per_second(run, t); }
 double mfu(const RunSpec& run, double t) { return model_flops_utilization(run, t); }
@@ -37,7 +38,7 @@ std::string why_faster(const IterationEstimate& base, const IterationEstimate& b
   for (const auto& [saved, k] : moved) {
     if (std::abs(saved) < 1e-4 * base.iteration_time) continue;
     out += std::string(out.empty() ? "" : ", ") + term_name(static_cast<IterationTerm>(k)) + " " + (saved >= 0 ? "-" : "+") +
-           fmt("%.3f", std::abs(saved)) + " s";
+           report_text("%.3f", std::abs(saved)) + " s";
   }
   return out.empty() ? "no term moved" : out;
 }
@@ -46,16 +47,16 @@ void print_baseline(std::ostream& out, const SearchReport& r) {
   const BaselineRow& b = *r.baseline;
   out << "\nbaseline     " << strategy_label(b.strategy.run) << "\n";
   if (!b.fits()) {
-    out << "             does NOT fit: needs " << fmt("%.1f", gib(b.strategy.peak_memory)) << " GiB of "
-        << fmt("%.1f", gib(b.capacity)) << " GiB (" << fmt("%.1f", gib(b.strategy.peak_memory - b.capacity))
+    out << "             does NOT fit: needs " << report_text("%.1f", gib_of(b.strategy.peak_memory)) << " GiB of "
+        << report_text("%.1f", gib_of(b.capacity)) << " GiB (" << report_text("%.1f", gib_of(b.strategy.peak_memory - b.capacity))
         << " GiB over), so it cannot run" << (r.rows.empty() ? "" : "; the search's pick fits") << "\n";
     return;
   }
-  out << "             formula " << fmt("%.4f", b.strategy.estimate.iteration_time) << " s";
-  if (b.replay) out << ", replay " << fmt("%.4f", b.replay->iteration_time) << " s";
+  out << "             formula " << report_text("%.4f", b.strategy.estimate.iteration_time) << " s";
+  if (b.replay) out << ", replay " << report_text("%.4f", b.replay->iteration_time) << " s";
   if (r.rows.empty()) return void(out << "\n");
   const SearchRow& best = r.rows.front();
-  out << "; the search's pick is " << fmt("%.2f", b.time() / best.time()) << "x faster"
+  out << "; the search's pick is " << report_text("%.2f", b.time() / best.time()) << "x faster"
       << (b.replay && best.replay ? " (replayed)" : " (formulas)") << "\n"
       << "             why (formula terms, mean per device): " << why_faster(b.strategy.estimate, best.strategy->estimate) << "\n";
 }
@@ -95,17 +96,17 @@ void print_search_table(std::ostream& out, const SearchReport& r) {
     const SearchRow& row = r.rows[i];
     const RankedStrategy& s = *row.strategy;
     const double f = s.estimate.iteration_time;
-    out << fmt("%4.0f", static_cast<double>(i + 1)) << "  " << fmt("%9.4f", f) << "  "
-        << (row.replay ? fmt("%8.4f", row.replay->iteration_time) : std::string("       -")) << "  "
-        << (row.replay ? fmt("%+5.1f%%", 100 * (f - row.replay->iteration_time) / row.replay->iteration_time) : std::string("     -"))
-        << "  " << fmt("%11.1f", gib(s.peak_memory)) << "  " << fmt("%4.1f%%", 100 * mfu(s.run, row.time())) << "  "
-        << fmt("%9.0f", tokens_per_s(s.run, row.time())) << "  " << strategy_label(s.run)
+    out << report_text("%4.0f", static_cast<double>(i + 1)) << "  " << report_text("%9.4f", f) << "  "
+        << (row.replay ? report_text("%8.4f", row.replay->iteration_time) : std::string("       -")) << "  "
+        << (row.replay ? report_text("%+5.1f%%", 100 * (f - row.replay->iteration_time) / row.replay->iteration_time) : std::string("     -"))
+        << "  " << report_text("%11.1f", gib_of(s.peak_memory)) << "  " << report_text("%4.1f%%", 100 * mfu(s.run, row.time())) << "  "
+        << report_text("%9.0f", tokens_per_s(s.run, row.time())) << "  " << strategy_label(s.run)
         << (s.equivalents > 0 ? "  (+" + std::to_string(s.equivalents) + " equal under the formulas)" : "") << "\n";
   }
   const Agreement a = agreement(r);
   if (a.known)
-    out << "\nagreement    Spearman rho " << fmt("%.3f", a.rho) << " between formula and replay over these " << r.rows.size()
-        << "; the formulas' pick is replay rank " << a.pick_rank << " (" << fmt("%.2f", 100 * a.pick_slower)
+    out << "\nagreement    Spearman rho " << report_text("%.3f", a.rho) << " between formula and replay over these " << r.rows.size()
+        << "; the formulas' pick is replay rank " << a.pick_rank << " (" << report_text("%.2f", 100 * a.pick_slower)
         << "% slower than the replay's best)\n";
   if (r.baseline) print_baseline(out, r);
 }

@@ -15,7 +15,7 @@
 namespace trainsim {
 namespace {
 
-constexpr const char* kName = "hierarchical";
+constexpr const char* kHierarchicalName = "hierarchical";
 
 struct TwoLevel {
   int g = 1;      // members per node
@@ -65,15 +65,15 @@ CollectivePlan two_level(CollectiveKind kind, const TwoLevel& t, Bytes bytes) {
       intra_phase(plan, t, inter, t.g - 1, shard);
       return plan;
     default:
-      throw_unsupported(kName, kind);
+      throw_unsupported(kHierarchicalName, kind);
   }
 }
 
 CollectivePlan hierarchical_plan(CollectiveKind kind, const GroupShape& shape, Bytes bytes) {
-  check_group(kName, shape, bytes);
+  check_group(kHierarchicalName, shape, bytes);
   if (kind != CollectiveKind::kAllReduce && kind != CollectiveKind::kReduceScatter &&
       kind != CollectiveKind::kAllGather)
-    throw_unsupported(kName, kind);
+    throw_unsupported(kHierarchicalName, kind);
   const int n = shape.members;
   const int g = shape.node_size;
   if (g <= 1 || n <= g) return find_collective("ring").plan(kind, shape, bytes);
@@ -87,7 +87,7 @@ CollectivePlan hierarchical_plan(CollectiveKind kind, const GroupShape& shape, B
 
 CollectiveAlgorithm hierarchical_algorithm() {
   return CollectiveAlgorithm{
-      kName,
+      kHierarchicalName,
       "two-level: intra-node ring reduce-scatter, inter-node ring among members with the same "
       "local index, intra-node ring all-gather (for groups spanning nodes)",
       {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather},

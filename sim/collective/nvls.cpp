@@ -21,12 +21,12 @@
 namespace trainsim {
 namespace {
 
-constexpr const char* kName = "nvls";
+constexpr const char* kNvlsName = "nvls";
 constexpr Bytes kChunkBytes = 1024.0 * 1024;  // 1 MiB per pipelined chunk at least
 constexpr int kMaxChunks = 8;
 
 CollectivePlan nvls_plan(CollectiveKind kind, const GroupShape& shape, Bytes bytes) {
-  check_group(kName, shape, bytes);
+  check_group(kNvlsName, shape, bytes);
   const int n = shape.members;
   Bytes up = bytes;
   Bytes down = bytes;
@@ -34,7 +34,7 @@ CollectivePlan nvls_plan(CollectiveKind kind, const GroupShape& shape, Bytes byt
     case CollectiveKind::kAllReduce: break;
     case CollectiveKind::kReduceScatter: down = bytes / n; break;
     case CollectiveKind::kAllGather: up = bytes / n; break;
-    default: throw_unsupported(kName, kind);
+    default: throw_unsupported(kNvlsName, kind);
   }
   CollectivePlan plan;
   if (n < 2) return plan;
@@ -53,7 +53,7 @@ CollectivePlan nvls_plan(CollectiveKind kind, const GroupShape& shape, Bytes byt
 
 CollectiveAlgorithm nvls_algorithm() {
   return CollectiveAlgorithm{
-      kName,
+      kNvlsName,
       "in-switch reduction (NVLink SHARP): each member streams its buffer up to the switch and the result "
       "back down, pipelined over up to 8 chunks; the switch is member -1",
       {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather},

@@ -14,7 +14,7 @@
 namespace trainsim {
 namespace {
 
-constexpr const char* kName = "ring";
+constexpr const char* kRingName = "ring";
 
 CollectivePlan ring_broadcast(int n, Bytes bytes) {
   CollectivePlan plan;
@@ -32,7 +32,7 @@ CollectivePlan ring_broadcast(int n, Bytes bytes) {
 }
 
 CollectivePlan ring_plan(CollectiveKind kind, const GroupShape& shape, Bytes bytes) {
-  check_group(kName, shape, bytes);
+  check_group(kRingName, shape, bytes);
   const int n = shape.members;
   CollectivePlan plan;
   const Bytes chunk = bytes / n;
@@ -49,14 +49,14 @@ CollectivePlan ring_plan(CollectiveKind kind, const GroupShape& shape, Bytes byt
     case CollectiveKind::kAllToAll:
       break;
   }
-  throw_unsupported(kName, kind);
+  throw_unsupported(kRingName, kind);
 }
 
 }  // namespace
 
 CollectiveAlgorithm ring_algorithm() {
   return CollectiveAlgorithm{
-      kName,
+      kRingName,
       "ring: neighbour-to-neighbour chunks; all-reduce 2(n-1) steps of bytes/n, RS/AG n-1 steps, "
       "broadcast as a pipelined chain",
       {CollectiveKind::kAllReduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather,

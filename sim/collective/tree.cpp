@@ -22,7 +22,7 @@
 namespace trainsim {
 namespace {
 
-constexpr const char* kName = "tree";
+constexpr const char* kTreeName = "tree";
 
 struct BinaryTree {
   std::vector<int> parent;  // by position; -1 for the root
@@ -66,8 +66,8 @@ void add_tree(CollectivePlan& plan, const BinaryTree& tree, int max_depth, Bytes
 }
 
 CollectivePlan tree_plan(CollectiveKind kind, const GroupShape& shape, Bytes bytes) {
-  check_group(kName, shape, bytes);
-  if (kind != CollectiveKind::kAllReduce) throw_unsupported(kName, kind);
+  check_group(kTreeName, shape, bytes);
+  if (kind != CollectiveKind::kAllReduce) throw_unsupported(kTreeName, kind);
   const int n = shape.members;
   CollectivePlan plan;
   if (n < 2) return plan;
@@ -87,7 +87,7 @@ CollectivePlan tree_plan(CollectiveKind kind, const GroupShape& shape, Bytes byt
 
 CollectiveAlgorithm tree_algorithm() {
   return CollectiveAlgorithm{
-      kName,
+      kTreeName,
       "double binary tree (NCCL-style): two complementary trees each reduce half the buffer up and "
       "broadcast it down; 2*floor(log2 n) steps; all-reduce only",
       {CollectiveKind::kAllReduce},

@@ -14,7 +14,7 @@
 namespace trainsim {
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
+std::string int_text(long long v) { return std::to_string(v); }
 
 const ScheduleInfo& registered_schedule(const std::string& name, const YamlSource& src) {
   std::vector<std::string> names;
@@ -39,16 +39,16 @@ void check_pass_count(const RunSpec& run, const YamlSource& src) {
   const long long max_m = std::min(kMaxChunkPassesPerStage / s.virtual_stages, kMaxLayerPassesPerStage / layers_per_stage);
   const std::string what =
       passes > kMaxChunkPassesPerStage
-          ? "m * virtual_stages = " + str(passes) + " passes per stage exceeds the limit of " +
-                str(kMaxChunkPassesPerStage)
-          : "m * layers per stage (" + str(layers_per_stage) + ") = " + str(layer_passes) +
-                " layer passes per stage exceeds the limit of " + str(kMaxLayerPassesPerStage);
+          ? "m * virtual_stages = " + int_text(passes) + " passes per stage exceeds the limit of " +
+                int_text(kMaxChunkPassesPerStage)
+          : "m * layers per stage (" + int_text(layers_per_stage) + ") = " + int_text(layer_passes) +
+                " layer passes per stage exceeds the limit of " + int_text(kMaxLayerPassesPerStage);
   src.fail_at("global_batch",
-              "gives m = global_batch/(dp*micro_batch) = " + str(m) + " micro-batches per pipeline, and " + what +
+              "gives m = global_batch/(dp*micro_batch) = " + int_text(m) + " micro-batches per pipeline, and " + what +
                   " (the replay expands every pass into tasks; the limit bounds its time and memory)",
-              str(run.global_batch),
-              "at most " + str(max_m * per_m) + " with dp " + str(s.dp) + ", micro_batch " + str(run.micro_batch) +
-                  ", virtual_stages " + str(s.virtual_stages) + " and pp " + str(s.pp) + ", or a larger micro_batch");
+              int_text(run.global_batch),
+              "at most " + int_text(max_m * per_m) + " with dp " + int_text(s.dp) + ", micro_batch " + int_text(run.micro_batch) +
+                  ", virtual_stages " + int_text(s.virtual_stages) + " and pp " + int_text(s.pp) + ", or a larger micro_batch");
 }
 
 }  // namespace

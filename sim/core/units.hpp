@@ -13,6 +13,8 @@ using Flops = double;           // floating-point operations (FLOP)
 using FlopsPerSecond = double;  // FLOP/s
 using BytesPerSecond = double;  // bytes/s
 
+constexpr Bytes kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;  // 2^30 bytes
+
 enum class Quantity {
   kBytes,      // "80GiB", "40MB", "512KiB", "1024B"
   kBandwidth,  // "400GBps" (bytes/s), "25Gbps" (bits/s), "900GB/s"

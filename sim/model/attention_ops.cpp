@@ -9,7 +9,7 @@ namespace {
 constexpr double kRopeFlopsPerElement = 3;   // x·cos + rotate(x)·sin: 2 multiplies + 1 add
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
 constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
-constexpr double kMaskBytes = 1;               // a dropout mask keeps one byte per element
+constexpr double kAttentionMaskBytes = 1;               // a dropout mask keeps one byte per element
 
 struct AttentionDims {
   double b, s, ctx, d, heads, kv_heads, h;
@@ -43,7 +43,7 @@ int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
 }
 
 // A 1-byte dropout mask as a fraction of one activation element.
-double mask_fraction(const AttentionDims& a) { return kMaskBytes / a.act_bytes; }
+double mask_fraction(const AttentionDims& a) { return kAttentionMaskBytes / a.act_bytes; }
 
 // What both passes of fused attention share: `flops_factor` times the causal forward FLOPs,
 // `tensor_elements` activation-sized elements of HBM traffic plus the fp32 softmax statistics,

@@ -46,18 +46,18 @@ Kernel norm_backward_kernel(std::string name, NormKind norm, double elements, do
 }
 
 namespace {
-constexpr double kMaskBytes = 1;                  // a dropout mask keeps one byte per element
+constexpr double kHiddenMaskBytes = 1;                  // a dropout mask keeps one byte per element
 constexpr double kResidualFlopsPerElement = 1;    // one add
 constexpr double kDropoutFlopsPerElement = 1;     // one multiply by mask / (1 - p)
 }  // namespace
 
 Kernel residual_forward_kernel(std::string name, double elements, bool hidden_dropout, double element_bytes) {
-  const double mask = hidden_dropout ? kMaskBytes / element_bytes : 0;
+  const double mask = hidden_dropout ? kHiddenMaskBytes / element_bytes : 0;
   return elementwise_kernel(std::move(name), elements, 2, 1 + mask, kResidualFlopsPerElement, element_bytes);
 }
 
 Kernel dropout_backward_kernel(std::string name, double elements, double element_bytes) {
-  return elementwise_kernel(std::move(name), elements, 1 + kMaskBytes / element_bytes, 1, kDropoutFlopsPerElement,
+  return elementwise_kernel(std::move(name), elements, 1 + kHiddenMaskBytes / element_bytes, 1, kDropoutFlopsPerElement,
                             element_bytes);
 }
 

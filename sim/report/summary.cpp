@@ -10,7 +10,7 @@
 namespace trainsim {
 namespace {
 
-std::string fmt(const char* f, double v) { return format_with(f, v); }
+std::string summary_text(const char* f, double v) { return format_with(f, v); }
 
 // Mean over replayed devices of each stage, for the per-stage table.
 void write_stage_table(std::ostream& out, const SimulationReport& r) {
@@ -25,7 +25,7 @@ void write_stage_table(std::ostream& out, const SimulationReport& r) {
   for (int s = 0; s < stages; ++s) {
     if (count[static_cast<size_t>(s)] == 0) continue;
     out << "  stage " << s << std::string(s < 10 ? 14 : 13, ' ');
-    for (int c = 0; c < kTimeCategories; ++c) out << fmt(" %8.4f", sum[static_cast<size_t>(s)][static_cast<size_t>(c)] / count[static_cast<size_t>(s)]);
+    for (int c = 0; c < kTimeCategories; ++c) out << summary_text(" %8.4f", sum[static_cast<size_t>(s)][static_cast<size_t>(c)] / count[static_cast<size_t>(s)]);
     out << "\n";
   }
 }
@@ -36,18 +36,18 @@ void write_summary(std::ostream& out, const SimulationReport& r) {
   const RunMetrics& m = r.metrics;
   describe_run(out, r.run);
   const DeviceMemory& peak = peak_memory(r.memory);
-  out << "\niteration time     " << fmt("%.4f s", m.iteration_time) << "\n";
-  out << "throughput         " << fmt("%.0f tokens/s", m.tokens_per_s) << " (" << fmt("%.1f", m.tokens_per_s / m.devices)
+  out << "\niteration time     " << summary_text("%.4f s", m.iteration_time) << "\n";
+  out << "throughput         " << summary_text("%.0f tokens/s", m.tokens_per_s) << " (" << summary_text("%.1f", m.tokens_per_s / m.devices)
       << " per device)\n";
-  out << "per device         " << fmt("%.1f TFLOP/s", m.tflops_per_device) << " (Narayanan et al. counting), MFU "
-      << fmt("%.1f%%", 100 * m.mfu) << "\n";
+  out << "per device         " << summary_text("%.1f TFLOP/s", m.tflops_per_device) << " (Narayanan et al. counting), MFU "
+      << summary_text("%.1f%%", 100 * m.mfu) << "\n";
   out << "peak memory        " << human_bytes(peak.total()) << " of " << human_bytes(r.run.platform.accelerator.memory_capacity)
       << " (stage " << peak.stage << ")\n";
   out << "replay             " << m.devices_replayed << " of " << m.devices << " devices"
       << (r.timeline.folded && r.options.fold_data_parallel ? " (dp replicas folded)" : "")
       << (r.timeline.folded && r.options.fold_tensor_parallel ? " (tp ranks folded)" : "") << ", collectives in "
       << (r.options.collectives == CollectiveMode::kStep ? "step" : "bulk") << " mode, " << r.timeline.tasks_executed
-      << " tasks, " << fmt("%.2f s wall", r.wall_seconds) << "\n";
+      << " tasks, " << summary_text("%.2f s wall", r.wall_seconds) << "\n";
   if (!r.timeline.fold_note.empty()) out << "fold               " << r.timeline.fold_note << "\n";
   out << "\nbreakdown (mean over devices)   seconds    share\n";
   for (int c = 0; c < kTimeCategories; ++c) {

@@ -8,7 +8,7 @@
 namespace trainsim {
 namespace {
 
-const char* const kHeader = "# trainsim sweep manifest 1: written by `trainsim sweep --emit-jobs`; read by its jobs and --merge";
+const char* const kManifestHeader = "# trainsim sweep manifest 1: written by `trainsim sweep --emit-jobs`; read by its jobs and --merge";
 
 void line(std::ostream& out, const std::string& key, const std::string& value) {
   if (value.find('\n') != std::string::npos) throw UserError("sweep: " + key + " '" + value + "' holds a line break");
@@ -19,7 +19,7 @@ void line(std::ostream& out, const std::string& key, const std::string& value) {
 
 std::string sweep_manifest_text(const SweepSpec& s) {
   std::ostringstream out;
-  out << kHeader << "\n";
+  out << kManifestHeader << "\n";
   line(out, "run", s.run_file);
   line(out, "name", s.run_name);
   for (const auto& v : s.sets) line(out, "set", v);
@@ -38,7 +38,7 @@ std::string sweep_manifest_text(const SweepSpec& s) {
 SweepSpec parse_sweep_manifest(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string l;
-  if (!std::getline(in, l) || l != kHeader) throw UserError(source + ": not a trainsim sweep manifest (written by --emit-jobs)");
+  if (!std::getline(in, l) || l != kManifestHeader) throw UserError(source + ": not a trainsim sweep manifest (written by --emit-jobs)");
   SweepSpec s;
   int number = 1;
   while (std::getline(in, l)) {

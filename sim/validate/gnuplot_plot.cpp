@@ -12,7 +12,7 @@ namespace trainsim {
 namespace {
 
 // Colour-blind-safe palette (Okabe & Ito 2008), one entry per hardware in sorted order.
-const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"};
+const char* const kPlotColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"};
 
 }  // namespace
 
@@ -44,7 +44,7 @@ std::string predicted_vs_measured_script(const std::vector<RowResult>& rows, con
        "1.1*x title '±10%' lc rgb '#888888' dt 2, 0.9*x notitle lc rgb '#888888' dt 2";
   k = 0;
   for (const auto& entry : by_hw) {
-    const char* colour = kColours[static_cast<size_t>(k) % (sizeof kColours / sizeof kColours[0])];
+    const char* colour = kPlotColours[static_cast<size_t>(k) % (sizeof kPlotColours / sizeof kPlotColours[0])];
     // Points take their type from column 4, so the key gets a fixed-type sample of its own.
     s << ", \\\n  keyentry with points pt 5 ps 1.2 lc rgb '" << colour << "' title " << gnuplot_quoted(entry.first)
       << ", \\\n  $hw" << k << " using 1:2:4 with points pt variable ps 1.2 lc rgb '" << colour

@@ -2,15 +2,15 @@
 // what the comparison rests on.
 #include <initializer_list>
 
+#include "sim/core/units.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
 namespace trainsim {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-void write_groups(std::ostream& out, const char* title, const std::vector<GroupSummary>& groups) {
+void write_group_section(std::ostream& out, const char* title, const std::vector<GroupSummary>& groups) {
   out << "\n### " << title << "\n\n| group | rows | mean abs error % | max abs error % | worst row |\n"
       << "|---|---:|---:|---:|---|\n";
   for (const auto& g : groups)
@@ -70,16 +70,16 @@ void write_validation_markdown(std::ostream& out, const std::vector<RowResult>& 
     const auto& p = r.prediction;
     out << format_text("| %s | %s | %s | %d | %.3f | %.3f | %s | %.1f of %.0f%s |\n", r.measurement.id.c_str(),
                        split_name(r.measurement.split), r.measurement.hardware.c_str(), r.devices, r.measured_time,
-                       p.iteration_time, signed_percent(r.error_percent).c_str(), p.peak_memory / kGiB,
-                       p.memory_capacity / kGiB, p.peak_memory > p.memory_capacity ? " (does not fit)" : "");
+                       p.iteration_time, signed_percent(r.error_percent).c_str(), p.peak_memory / kBytesPerGiB,
+                       p.memory_capacity / kBytesPerGiB, p.peak_memory > p.memory_capacity ? " (does not fit)" : "");
   }
   write_breakdown(out, rows);
   out << "\n## Errors\n";
-  write_groups(out, "Per split", s.by_split);
-  write_groups(out, "Per split and hardware", s.by_split_hardware);
-  write_groups(out, "Per hardware (both splits)", s.by_hardware);
-  write_groups(out, "Per split and kind", s.by_split_kind);
-  write_groups(out, "Per kind (both splits)", s.by_kind);
+  write_group_section(out, "Per split", s.by_split);
+  write_group_section(out, "Per split and hardware", s.by_split_hardware);
+  write_group_section(out, "Per hardware (both splits)", s.by_hardware);
+  write_group_section(out, "Per split and kind", s.by_split_kind);
+  write_group_section(out, "Per kind (both splits)", s.by_kind);
   if (!context.plot_file.empty())
     out << "\n## Predicted against measured\n\n![predicted vs measured](" << context.plot_file << ")\n";
 }

@@ -7,12 +7,12 @@
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/iteration_inputs.hpp"
 #include "sim/config/loader.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 }  // namespace
 
 // Memory per stage = static part + peak units x activations per unit; the closed-form peak is the

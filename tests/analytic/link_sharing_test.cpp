@@ -6,12 +6,12 @@
 #include "sim/analytic/iteration_inputs.hpp"
 #include "sim/analytic/link_sharing.hpp"
 #include "sim/config/loader.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 // Mixtral 8x7B cut to 2 layers on `platform`, tp x dp with ep, ZeRO-3.
 RunSpec mixtral(const std::string& platform, int devices, int tp, int dp, int ep) {

@@ -4,12 +4,12 @@
 #include <regex>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 }
 
 TEST_CASE("trainsim check accepts every example run in workloads/", "[cli]") {

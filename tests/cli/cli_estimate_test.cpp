@@ -9,20 +9,14 @@
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/json_number.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 const std::string kMixtral = (kRoot / "workloads/mixtral-8x7b-h100.yaml").string();
-
-double number_after(const std::string& text, const std::string& key) {
-  const size_t at = text.find("\"" + key + "\": ");
-  REQUIRE(at != std::string::npos);
-  return std::stod(text.substr(at + key.size() + 4));
-}
 
 // Llama 2 7B cut to 4 layers, 4 sequences, no interference, plus `sets`.
 std::string small(const std::string& sets) {

@@ -7,13 +7,12 @@
 #include <string>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 }  // namespace
 
 // The file is byte-identical (no date: its provenance is the build's version, seed and runs).

@@ -6,14 +6,13 @@
 
 #include "tests/config/hf_configs.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 using namespace trainsim::config_test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 
 // <scratch>/hf/<name>/config.json
 std::string write_config(const std::string& name, const std::string& json) {

@@ -8,24 +8,19 @@
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/json_number.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 // The default run's model, cluster, devices, batch and sequence; a small space (micro-batch 1 or
 // 2, no interleaving) keeps the replays of the top 3 quick.
 const std::string kSearch =
     "search --model llama2-7b --platform dgx-h100-superpod --devices 16 --global-batch 32 --seq 4096 "
     "--space micro_batch=1,2 --space schedule=1f1b,zb-h1 --top 3 ";
 
-double number_after(const std::string& text, const std::string& key, size_t from = 0) {
-  const size_t at = text.find("\"" + key + "\": ", from);
-  REQUIRE(at != std::string::npos);
-  return std::stod(text.substr(at + key.size() + 4));
-}
 }  // namespace
 
 TEST_CASE("search writes a winner that simulate reproduces to the replayed time it printed", "[cli][search]") {

@@ -10,13 +10,12 @@
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 }  // namespace
 
 TEST_CASE("simulate writes valid JSON with the documented fields and a valid Chrome trace", "[cli]") {

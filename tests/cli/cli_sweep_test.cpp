@@ -10,13 +10,13 @@
 #include <string>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/support/json_number.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 // Three inter-node (InfiniBand) bandwidths of the default run's cluster, its own (400 Gb/s) among them.
 const std::string kBandwidths = "sweep " + kDefault + " --vary platform.tiers.1.bandwidth=100Gbps,400Gbps,1600Gbps ";
 
@@ -29,12 +29,6 @@ std::string fresh_dir(const std::string& name) {
 int shell(const std::string& command) {
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-double number_after(const std::string& text, const std::string& key, size_t from = 0) {
-  const size_t at = text.find("\"" + key + "\": ", from);
-  REQUIRE(at != std::string::npos);
-  return std::stod(text.substr(at + key.size() + 4));
 }
 
 // Column `column` of CSV line `line` (1 = first data row); the cells here hold no commas.

@@ -5,13 +5,12 @@
 
 #include "tests/support/json_check.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
-const std::string kDefault = (kRoot / "workloads/default.yaml").string();
 // The default run (tp 2, pp 2, dp 4 on 16 devices) grown to one 72-GPU NVLink domain: dp 18,
 // 36 sequences (2 micro-batches per pipeline).
 const std::string kOneRack = " --set devices=72 --set strategy.dp=18 --set global_batch=36";

@@ -6,12 +6,12 @@
 #include <string>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 // One check row in a file of its own: an 8-A100 Korthikanti row (`id`, measured `seconds`), its run
 // file by absolute path.

@@ -3,12 +3,12 @@
 #include <filesystem>
 
 #include "sim/config/loader.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 std::vector<fs::path> yaml_files(const fs::path& dir) {
   std::vector<fs::path> out;

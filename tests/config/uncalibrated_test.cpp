@@ -7,13 +7,13 @@
 
 #include "sim/config/loader.hpp"
 #include "tests/config/config_test_support.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 using namespace trainsim::config_test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 }
 
 TEST_CASE("uncalibrated keys keep their value as written and their order", "[config]") {

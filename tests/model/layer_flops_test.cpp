@@ -16,7 +16,7 @@ std::vector<Kernel> gpt_layer_forward(const ModelSpec& m, const Shard& sh) {
   append(k, mlp_forward(m, sh));
   return k;
 }
-Kernel find(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
+Kernel flops_kernel(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
 }  // namespace
 
 // Tiny GPT layer: b=2, s=32, h=64 (a=4, d=16, ffn=256).
@@ -29,9 +29,9 @@ TEST_CASE("a GPT layer's forward GEMMs plus non-causal attention equal 24bsh^2 +
   const double model_count = total_flops(k, KernelClass::kGemm) + core_attention_model_flops(m, sh);
   CHECK(model_count == 6815744.0);
   // The individual terms: QKV 6bsh² = 1,572,864; projection 2bsh² = 524,288; MLP 16bsh² = 4,194,304.
-  CHECK(find(k, "qkv_proj.fwd").flops == 1572864.0);
-  CHECK(find(k, "out_proj.fwd").flops == 524288.0);
-  CHECK(find(k, "mlp_fc1.fwd").flops + find(k, "mlp_fc2.fwd").flops == 4194304.0);
+  CHECK(flops_kernel(k, "qkv_proj.fwd").flops == 1572864.0);
+  CHECK(flops_kernel(k, "out_proj.fwd").flops == 524288.0);
+  CHECK(flops_kernel(k, "mlp_fc1.fwd").flops + flops_kernel(k, "mlp_fc2.fwd").flops == 4194304.0);
   CHECK(core_attention_model_flops(m, sh) == 524288.0);
 }
 
@@ -39,7 +39,7 @@ TEST_CASE("causal masking halves the executed core-attention FLOPs", "[model]") 
   const ModelSpec m = tiny_gpt();
   const Shard sh = shard(2, 32);
   // 4bs²h / 2 = 524,288 / 2 = 262,144 FLOP executed.
-  CHECK(find(attention_forward(m, sh), "core_attention.fwd").flops == 262144.0);
+  CHECK(flops_kernel(attention_forward(m, sh), "core_attention.fwd").flops == 262144.0);
 }
 
 TEST_CASE("executed forward FLOPs differ from the model count only by causal halving and elementwise work",
@@ -66,14 +66,14 @@ TEST_CASE("under context parallelism each device's queries attend its s rows aga
   sh.seq = 8;  // 32 / 4
   // 4·b·s_local·context·h = 4·2·8·32·64 = 131,072 = a quarter of the cp=1 count 524,288.
   CHECK(core_attention_model_flops(m, sh) == 131072.0);
-  CHECK(find(attention_forward(m, sh), "qkv_proj.fwd").flops == 1572864.0 / 4);
+  CHECK(flops_kernel(attention_forward(m, sh), "qkv_proj.fwd").flops == 1572864.0 / 4);
 }
 
 TEST_CASE("grouped-query attention shrinks K and V to kv_heads * head_dim columns", "[model]") {
   ModelSpec m = trainsim::test::gpt_style(1, 64, 8, 100);  // d = 8
   m.kv_heads = 2;
   const Shard sh = shard(1, 16);
-  const Kernel qkv = find(attention_forward(m, sh), "qkv_proj.fwd");
+  const Kernel qkv = flops_kernel(attention_forward(m, sh), "qkv_proj.fwd");
   // n = (8 + 2·2)·8 = 96 columns; FLOP = 2·16·96·64 = 196,608 (MHA would be 2·16·192·64).
   CHECK(qkv.gemm.n == 96);
   CHECK(qkv.flops == 196608.0);
@@ -88,7 +88,7 @@ TEST_CASE("a gated FFN runs three h x ffn matrices where GeLU runs two", "[model
   // 2·b·s·h·f per matrix = 2·64·64·256 = 2,097,152; GeLU 2 matrices, SwiGLU 3.
   CHECK(total_flops(plain, KernelClass::kGemm) == 2 * 2097152.0);
   CHECK(total_flops(gated, KernelClass::kGemm) == 3 * 2097152.0);
-  CHECK(find(gated, "mlp_fc1.fwd").gemm.n == 512);  // gate and up fused: 2·ffn
+  CHECK(flops_kernel(gated, "mlp_fc1.fwd").gemm.n == 512);  // gate and up fused: 2·ffn
 }
 
 TEST_CASE("tensor parallelism divides every per-device GEMM and attention FLOP by t exactly", "[model]") {
@@ -97,16 +97,16 @@ TEST_CASE("tensor parallelism divides every per-device GEMM and attention FLOP b
   const std::vector<Kernel> four = gpt_layer_forward(m, shard(2, 32, 4));
   CHECK(4 * total_flops(four, KernelClass::kGemm) == total_flops(one, KernelClass::kGemm));
   CHECK(4 * total_flops(four, KernelClass::kAttention) == total_flops(one, KernelClass::kAttention));
-  CHECK(find(four, "qkv_proj.fwd").gemm.n == 3 * 64 / 4);  // column-parallel: n / t
-  CHECK(find(four, "out_proj.fwd").gemm.k == 64 / 4);      // row-parallel: k / t
+  CHECK(flops_kernel(four, "qkv_proj.fwd").gemm.n == 3 * 64 / 4);  // column-parallel: n / t
+  CHECK(flops_kernel(four, "out_proj.fwd").gemm.k == 64 / 4);      // row-parallel: k / t
 }
 
 TEST_CASE("sequence parallelism splits norms and residual adds over t but not the GEMMs", "[model]") {
   const ModelSpec m = tiny_gpt();
   const std::vector<Kernel> tp = gpt_layer_forward(m, shard(2, 32, 4, false));
   const std::vector<Kernel> sp = gpt_layer_forward(m, shard(2, 32, 4, true));
-  CHECK(find(sp, "attn_norm.fwd").bytes * 4 == find(tp, "attn_norm.fwd").bytes);
-  CHECK(find(sp, "mlp_residual.fwd").bytes * 4 == find(tp, "mlp_residual.fwd").bytes);
+  CHECK(flops_kernel(sp, "attn_norm.fwd").bytes * 4 == flops_kernel(tp, "attn_norm.fwd").bytes);
+  CHECK(flops_kernel(sp, "mlp_residual.fwd").bytes * 4 == flops_kernel(tp, "mlp_residual.fwd").bytes);
   CHECK(total_flops(sp, KernelClass::kGemm) == total_flops(tp, KernelClass::kGemm));
 }
 
@@ -135,7 +135,7 @@ TEST_CASE("fused attention backward executes 2.5 times its forward FLOPs", "[mod
   const ModelSpec m = tiny_gpt();
   const Shard sh = shard(2, 32);
   // FlashAttention-2 Sec. 4.1: 5 backward matmuls vs 2 forward → 2.5 × 262,144 = 655,360.
-  CHECK(find(attention_backward(m, sh), "core_attention.dgrad").flops == 655360.0);
+  CHECK(flops_kernel(attention_backward(m, sh), "core_attention.dgrad").flops == 655360.0);
 }
 
 TEST_CASE("hidden dropout writes a 1-byte mask in each residual add and adds its backward kernel", "[model]") {
@@ -144,15 +144,15 @@ TEST_CASE("hidden dropout writes a 1-byte mask in each residual add and adds its
   // The backward of dropout reads the gradient (8192 B) and the mask (4096 B), writes 8192 B.
   const ModelSpec m = tiny_gpt();
   Shard sh = shard(2, 32);
-  CHECK(find(gpt_layer_forward(m, sh), "attn_residual.fwd").bytes == 24576.0);
+  CHECK(flops_kernel(gpt_layer_forward(m, sh), "attn_residual.fwd").bytes == 24576.0);
   sh.hidden_dropout = 0.1;
   const std::vector<Kernel> fwd = gpt_layer_forward(m, sh);
-  CHECK(find(fwd, "attn_residual.fwd").bytes == 28672.0);
-  CHECK(find(fwd, "mlp_residual.fwd").bytes == 28672.0);
+  CHECK(flops_kernel(fwd, "attn_residual.fwd").bytes == 28672.0);
+  CHECK(flops_kernel(fwd, "mlp_residual.fwd").bytes == 28672.0);
   std::vector<Kernel> bwd = attention_backward(m, sh);
   append(bwd, mlp_backward(m, sh));
-  CHECK(find(bwd, "attn_dropout.dgrad").bytes == 20480.0);
-  CHECK(find(bwd, "mlp_dropout.dgrad").bytes == 20480.0);
+  CHECK(flops_kernel(bwd, "attn_dropout.dgrad").bytes == 20480.0);
+  CHECK(flops_kernel(bwd, "mlp_dropout.dgrad").bytes == 20480.0);
   CHECK(bwd.front().name == "attn_dropout.dgrad");  // the gradient enters the block through it
   sh.hidden_dropout = 0;
   CHECK(attention_backward(m, sh).front().name == "out_proj.dgrad");

@@ -19,7 +19,7 @@ ModelSpec tiny_moe() {
   m.moe.expert_ffn_hidden = 128;
   return m;
 }
-Kernel find(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
+Kernel kernel_named(const std::vector<Kernel>& ks, const std::string& name) { return trainsim::test::find_kernel(ks, name); }
 }  // namespace
 
 TEST_CASE("each local expert processes r*b*s*top_k*ep/experts rows in a grouped GEMM", "[model]") {
@@ -27,7 +27,7 @@ TEST_CASE("each local expert processes r*b*s*top_k*ep/experts rows in a grouped 
   Shard sh = shard(1, 64);
   sh.ep = 2;
   // 1·64·2·2/8 = 32 rows per expert; experts/ep = 4 GEMMs in the group.
-  const Kernel& fc1 = find(moe_forward(m, sh), "moe_expert_fc1.fwd");
+  const Kernel& fc1 = kernel_named(moe_forward(m, sh), "moe_expert_fc1.fwd");
   CHECK(fc1.gemm.m == 32);
   CHECK(fc1.gemm.batch == 4);
   CHECK(fc1.gemm.n == 128);
@@ -54,14 +54,14 @@ TEST_CASE("shared experts are dense GEMMs over every token, split over tp", "[mo
   m.gated_ffn = true;
   const std::vector<Kernel> k = moe_forward(m, shard(2, 32, 2));
   // Shared width 2·128 = 256, per TP rank 128; gated fc1 fuses gate+up → n = 256.
-  CHECK(find(k, "moe_shared_fc1.fwd").gemm.n == 256);
-  CHECK(find(k, "moe_shared_fc1.fwd").gemm.m == 64);
-  CHECK(find(k, "moe_shared_fc2.fwd").gemm.k == 128);
+  CHECK(kernel_named(k, "moe_shared_fc1.fwd").gemm.n == 256);
+  CHECK(kernel_named(k, "moe_shared_fc1.fwd").gemm.m == 64);
+  CHECK(kernel_named(k, "moe_shared_fc2.fwd").gemm.k == 128);
 }
 
 TEST_CASE("the router is an h x experts GEMM over the sequence-parallel tokens", "[model]") {
   const ModelSpec m = tiny_moe();
-  const Kernel router = find(moe_forward(m, shard(2, 32, 4, true)), "router.fwd");
+  const Kernel router = kernel_named(moe_forward(m, shard(2, 32, 4, true)), "router.fwd");
   // b·s/t = 64/4 = 16 tokens, n = 8 experts, k = h = 64: 2·16·8·64 = 16,384 FLOP.
   CHECK(router.gemm.m == 16);
   CHECK(router.flops == 16384.0);

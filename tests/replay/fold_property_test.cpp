@@ -10,13 +10,13 @@
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/replay/fold_plan.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 struct Replayed {
   double time = 0;    // iteration time, seconds

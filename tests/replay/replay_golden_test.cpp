@@ -24,20 +24,20 @@ double replay_time(const RunSpec& run, const RunGraph& graph, CollectiveMode mod
 }
 
 constexpr double kBeta = 100e9;   // 100 GB/s per port and direction
-constexpr double kAlpha = 2e-6;   // 2 us end to end
+constexpr double kGoldenAlpha = 2e-6;   // 2 us end to end
 
 }  // namespace
 
 TEST_CASE("one pipeline transfer takes alpha + S/beta", "[replay]") {
   // Two devices, pp = 2. Stage 0 sends S = 1 GB to stage 1: 2 us + 1e9 / 100e9 s = 0.010002 s.
-  RunSpec run = island_run(2, kBeta, kAlpha);
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha);
   run.strategy.pp = 2;
   RunGraph g;
   g.stages.emplace_back(0);
   g.stages.emplace_back(1);
   g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
   g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
-  CHECK(replay_time(run, g) == Approx(kAlpha + 1e9 / kBeta).epsilon(1e-9));
+  CHECK(replay_time(run, g) == Approx(kGoldenAlpha + 1e9 / kBeta).epsilon(1e-9));
 }
 
 TEST_CASE("ring all-reduce on n devices takes 2(n-1)(alpha + S/(n beta))", "[replay]") {
@@ -45,13 +45,13 @@ TEST_CASE("ring all-reduce on n devices takes 2(n-1)(alpha + S/(n beta))", "[rep
     // tp = n; every device all-reduces S = 800 MB. Step mode: 2(n-1) steps, each moving S/n over
     // one port at beta and paying alpha. n = 4: 6 * (2 us + 2 ms) = 12.012 ms; n = 8: 14 * (2 us + 1 ms).
     const double S = 800e6;
-    RunSpec run = island_run(n, kBeta, kAlpha);
+    RunSpec run = island_run(n, kBeta, kGoldenAlpha);
     run.strategy.tp = n;
     run.collectives["tp"] = "ring";
     RunGraph g;
     g.stages.emplace_back(0);
     g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S));
-    const double expected = 2.0 * (n - 1) * (kAlpha + S / n / kBeta);
+    const double expected = 2.0 * (n - 1) * (kGoldenAlpha + S / n / kBeta);
     CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(expected).epsilon(1e-9));
     // Bulk mode: one flow of 2(n-1)/n * S plus the other 2(n-1)-1 latencies: the same sum.
     CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(expected).epsilon(1e-9));
@@ -72,7 +72,7 @@ TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
   nic.domain_size = 0;
   nic.bandwidth = 50e9;
   nic.devices_per_nic = 2;
-  nic.latency = kAlpha;
+  nic.latency = kGoldenAlpha;
   run.platform.tiers.push_back(nic);
   run.strategy.tp = 2;
   run.strategy.dp = 2;
@@ -80,7 +80,7 @@ TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
   RunGraph g;
   g.stages.emplace_back(0);
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kDp, 1e9));
-  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
+  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kGoldenAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
 }
 
 TEST_CASE("compute is slowed by the interference factor exactly while bytes move", "[replay]") {
@@ -89,7 +89,7 @@ TEST_CASE("compute is slowed by the interference factor exactly while bytes move
   // kernel runs at 1/1.2 of its speed while the bytes move: by T it has done T/1.2 = 8.3367 ms of
   // its work, and the remaining 10 - T/1.2 ms run at full speed, so it ends at
   // T + 10 ms - T/1.2 = 11.6673 ms (not 12 ms: the slowdown stops when the transfer does).
-  RunSpec run = island_run(2, kBeta, kAlpha, 0.2);
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha, 0.2);
   run.strategy.tp = 2;
   run.collectives["tp"] = "ring";
   RunGraph g;
@@ -97,7 +97,7 @@ TEST_CASE("compute is slowed by the interference factor exactly while bytes move
   StageGraph& s = g.stages[0];
   s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
   s.add(compute(s, 10e-3));
-  const double T = 1e9 / kBeta + 2 * kAlpha;
+  const double T = 1e9 / kBeta + 2 * kGoldenAlpha;
   CHECK(replay_time(run, g) == Approx(T + 10e-3 - T / 1.2).epsilon(1e-9));
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]")
   // the received bytes. Nothing moves before t = 10 ms, so the 10 ms kernel is not slowed; the
   // transfer takes alpha + 1 B / beta and overlaps no compute; total 10 ms + alpha + 1e-11 s + 1 ms.
   // (Counting the waiting receive as traffic would have made it 15 ms + ... .)
-  RunSpec run = island_run(2, kBeta, kAlpha, 0.5);
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha, 0.5);
   run.strategy.pp = 2;
   RunGraph g;
   g.stages.emplace_back(0);
@@ -119,7 +119,7 @@ TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]")
   const TaskId recv = s1.add(p2p(s1, TaskKind::kRecv, -1, 1));
   s1.add(compute(s1, 10e-3));
   s1.add(compute(s1, 1e-3), {recv});
-  CHECK(replay_time(run, g) == Approx(10e-3 + kAlpha + 1 / kBeta + 1e-3).epsilon(1e-9));
+  CHECK(replay_time(run, g) == Approx(10e-3 + kGoldenAlpha + 1 / kBeta + 1e-3).epsilon(1e-9));
 }
 
 TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)", "[replay]") {
@@ -156,7 +156,7 @@ TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)",
 
 TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[replay]") {
   // efficiency 0.8: 1 GB at 0.8 * 100 GB/s = 12.5 ms, plus alpha 2 us.
-  RunSpec run = island_run(2, kBeta, kAlpha);
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha);
   run.platform.tiers[0].efficiency = 0.8;
   run.strategy.pp = 2;
   RunGraph g;
@@ -164,7 +164,7 @@ TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[repl
   g.stages.emplace_back(1);
   g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
   g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
-  CHECK(replay_time(run, g) == Approx(kAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
+  CHECK(replay_time(run, g) == Approx(kGoldenAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
 }
 
 TEST_CASE("on a full mesh the default all-gather uses every pair link at once", "[replay]") {
@@ -172,14 +172,14 @@ TEST_CASE("on a full mesh the default all-gather uses every pair link at once", 
   // gathered size): each member owns S/4 = 200 MB and must send it to 3 peers. Direct algorithm:
   // the 3 sends run on 3 different links at once, 200 MB / 100 GB/s = 2 ms, in 3 steps of alpha
   // latency: 2 ms + 3 alpha. (A ring would take 3 * (alpha + 2 ms).)
-  RunSpec run = island_run(4, 300e9, kAlpha);
+  RunSpec run = island_run(4, 300e9, kGoldenAlpha);
   run.platform.tiers[0].topology = Topology::kFullMesh;
   run.platform.tiers[0].link_bandwidth = kBeta;
   run.strategy.tp = 4;
   RunGraph g;
   g.stages.emplace_back(0);
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllGather, Dim::kTp, 800e6));
-  CHECK(replay_time(run, g) == Approx(2e-3 + 3 * kAlpha).epsilon(1e-9));
+  CHECK(replay_time(run, g) == Approx(2e-3 + 3 * kGoldenAlpha).epsilon(1e-9));
 }
 
 TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once down, in both modes", "[replay]") {
@@ -190,15 +190,15 @@ TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once do
   //   bulk mode: one S up and one S down at once, alpha + S / beta = 2e-6 + 1.2e-2, plus the
   //              other 8 steps' latency 8 alpha: 1.2018e-2 s.
   const double S = 1.2e9;
-  RunSpec run = island_run(8, kBeta, kAlpha);
+  RunSpec run = island_run(8, kBeta, kGoldenAlpha);
   run.platform.tiers[0].in_network_reduction = true;
   run.strategy.tp = 8;
   RunGraph g;
   g.stages.emplace_back(0);
   Task t = collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S);
   g.stages[0].add(t);
-  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(9 * (kAlpha + S / 8 / kBeta)).epsilon(1e-9));
-  CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kAlpha + S / kBeta + 8 * kAlpha).epsilon(1e-9));
+  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(9 * (kGoldenAlpha + S / 8 / kBeta)).epsilon(1e-9));
+  CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kGoldenAlpha + S / kBeta + 8 * kGoldenAlpha).epsilon(1e-9));
 }
 
 // Not under AddressSanitizer: stopping the other actors kills them, and a killed actor unwinds its
@@ -209,7 +209,7 @@ TEST_CASE("an error inside a device's stream stops the replay as an exception, n
   // A run built in code can skip the loader's checks: collectives name an algorithm nobody
   // registered, which the replay only meets inside a device's TP actor. The child must report
   // the UserError (call_in_child rethrows it here), not die of an exception leaving an actor.
-  RunSpec run = island_run(2, kBeta, kAlpha);
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha);
   run.strategy.tp = 2;
   run.collectives["tp"] = "no-such-algorithm";
   RunGraph g;

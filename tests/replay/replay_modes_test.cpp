@@ -7,13 +7,13 @@
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/replay/engine.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 double iteration(const std::string& run_file, const std::vector<std::string>& sets, CollectiveMode mode, bool fold,
                  bool fold_tp = false) {

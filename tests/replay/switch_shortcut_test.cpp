@@ -11,13 +11,13 @@
 #include "sim/graph/builder.hpp"
 #include "sim/replay/engine.hpp"
 #include "sim/replay/switch_shortcut.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 struct Times {
   double iteration = 0;

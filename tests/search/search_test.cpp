@@ -15,13 +15,13 @@
 #include "sim/search/bound.hpp"
 #include "sim/search/rank_agreement.hpp"
 #include "sim/search/search.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 
 // Llama 2 7B (workloads/default.yaml's model, on H100) cut to `layers` layers, 8 devices.
 RunSpec dense_base(int layers) {

@@ -12,12 +12,12 @@
 #include <filesystem>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/paths.hpp"
 
 using namespace trainsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path kRoot = fs::path(TRAINSIM_TEST_DIR).parent_path();
 constexpr double kTolerance = 0.05;  // the check rows' mean target
 }  // namespace
 

@@ -34,7 +34,7 @@ fs::path write_file(const std::string& name, const std::string& entries) {
   return file;
 }
 
-std::string load_error(const fs::path& file) {
+std::string ranking_load_error(const fs::path& file) {
   try {
     (void)load_measurements(file);
   } catch (const ConfigError& e) {
@@ -63,30 +63,30 @@ TEST_CASE("a ranking group of one row is rejected at that row's line and key", "
   const fs::path file =
       write_file("one.yaml", entry("a", "    split: check\n") + entry("b", "    split: check\n    group: lonely\n"));
   // Entry b starts on line 9 (line 1 is "measurements:", each entry spans 8 lines).
-  CHECK_THAT(load_error(file), Catch::Contains(file.string() + ":9: measurements.1.group") &&
+  CHECK_THAT(ranking_load_error(file), Catch::Contains(file.string() + ":9: measurements.1.group") &&
                                    Catch::Contains("at least two rows") && Catch::Contains("(got 'lonely')"));
 }
 
 TEST_CASE("a ranking group that mixes splits is rejected, naming both rows", "[validate]") {
   const fs::path file = write_file("mixed.yaml", entry("a", "    split: calibrate\n    group: g\n") +
                                                      entry("b", "    split: check\n    group: g\n"));
-  CHECK_THAT(load_error(file), Catch::Contains("measurements.1.group") && Catch::Contains("mixes splits") &&
+  CHECK_THAT(ranking_load_error(file), Catch::Contains("measurements.1.group") && Catch::Contains("mixes splits") &&
                                    Catch::Contains("'b'") && Catch::Contains("'a'"));
 }
 
 TEST_CASE("ranking rows reject unknown keys, a memory without its unit and a missing value", "[validate]") {
   const fs::path key = write_file("key.yaml", entry("a", "    split: check\n    grup: g\n"));
-  CHECK_THAT(load_error(key), Catch::Contains(key.string() + ":") && Catch::Contains("measurements.0") &&
+  CHECK_THAT(ranking_load_error(key), Catch::Contains(key.string() + ":") && Catch::Contains("measurements.0") &&
                                   Catch::Contains("grup") && Catch::Contains("group"));
   // Entry a's peak_memory is its eighth line: line 9 of the file.
   const fs::path unit = write_file("unit.yaml", entry("a", "    split: check\n    peak_memory: 29\n"));
-  CHECK_THAT(load_error(unit), Catch::Contains(unit.string() + ":9: measurements.0.peak_memory"));
+  CHECK_THAT(ranking_load_error(unit), Catch::Contains(unit.string() + ":9: measurements.0.peak_memory"));
   const fs::path no_value = scratch() / "no-value.yaml";
   std::ofstream(no_value) << "measurements:\n  - id: a\n    run: "
                           << (data_dir() / "validation/runs/k22-22b-full.yaml").string()
                           << "\n    split: check\n    hardware: dgx-a100-superpod\n    metric: iteration_s\n"
                              "    group: g\n    source: \"test\"\n";
-  CHECK_THAT(load_error(no_value), Catch::Contains(no_value.string() + ":2: measurements.0.value"));
+  CHECK_THAT(ranking_load_error(no_value), Catch::Contains(no_value.string() + ":2: measurements.0.value"));
 }
 
 TEST_CASE("a group name may not continue in a second measurements file", "[validate]") {
