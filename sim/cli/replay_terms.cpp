@@ -22,9 +22,11 @@ std::string replay_terms_text(const RunSpec& run, FoldPolicy fold) {
   std::ostringstream out;
   out.precision(17);
   out << metrics.iteration_time;
-  // Time categories 0..7 map one to one; the bubble term is pipeline_bubble + idle.
+  // Time categories 0..7 map one to one; the formulas' bubble term is pipeline_bubble + exposed_pp
+  // + idle (they price pipeline transfers inside the pipeline term).
   for (int k = 0; k < 8; ++k) out << ' ' << metrics.breakdown[static_cast<size_t>(k)];
   out << ' ' << metrics.breakdown[static_cast<size_t>(TimeCategory::kBubble)] +
+                    metrics.breakdown[static_cast<size_t>(TimeCategory::kExposedPp)] +
                     metrics.breakdown[static_cast<size_t>(TimeCategory::kIdle)];
   return out.str();
 }

@@ -7,6 +7,7 @@
 // of its kernels, device_kernel.hpp, or of a communication task's hold, CommOp::next), and goes
 // round again. One actor per device, not one per stream: a finished task wakes no other actor,
 // and nothing is started or waited for one simcall at a time.
+#include <algorithm>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <xbt/config.hpp>
@@ -66,6 +67,22 @@ class DeviceLoop {
     }
   }
 
+  // The compute stream's wait, charged to the stream it waited on. A wait on a pipeline receive is
+  // bubble until the sender began the transfer (the work was not there to send) and exposed_pp
+  // while its bytes moved (the transfer itself was not hidden): the receive that let compute go on
+  // is the one that just ended (end_recv records when its message began to move).
+  void charge_stall(const StreamState& st) {
+    const double stall = now() - st.stall_start;
+    auto& time = dev_.stats.time;
+    if (st.blocking != Stream::kPpRecv) {
+      time[static_cast<int>(wait_category(st.blocking))] += stall;
+      return;
+    }
+    const double moving = std::clamp(now() - std::max(st.stall_start, recv_started_), 0.0, stall);
+    time[static_cast<int>(TimeCategory::kExposedPp)] += moving;
+    time[static_cast<int>(TimeCategory::kBubble)] += stall - moving;
+  }
+
   bool begin_next(int s) {
     StreamState& st = state(s);
     const TaskId t = (*st.order)[st.next];
@@ -76,8 +93,7 @@ class DeviceLoop {
       return false;
     }
     // Only the compute stream's waits make the breakdown (charged to the stream it waited on).
-    if (st.stalled && static_cast<Stream>(s) == Stream::kCompute)
-      dev_.stats.time[static_cast<int>(wait_category(st.blocking))] += now() - st.stall_start;
+    if (st.stalled && static_cast<Stream>(s) == Stream::kCompute) charge_stall(st);
     st.stalled = false;
     st.busy = true;
     st.start = now();
@@ -85,7 +101,7 @@ class DeviceLoop {
     if (static_cast<Stream>(s) == Stream::kCompute) {
       begin_compute(st);
     } else if (task.kind == TaskKind::kRecv) {
-      if (inboxes_.take(task.peer_offset)) end_recv(st);
+      if (inboxes_.take(task.peer_offset, &recv_started_)) end_recv(st);
     } else {
       st.comm.emplace(ctx_, dev_, t);
       advance_comm(s);
@@ -200,7 +216,7 @@ class DeviceLoop {
   void received(int offset) {
     inboxes_.arrived(offset, starts_);
     StreamState& st = state(static_cast<int>(Stream::kPpRecv));
-    if (st.busy && inboxes_.take(graph_.task((*st.order)[st.next]).peer_offset)) end_recv(st);
+    if (st.busy && inboxes_.take(graph_.task((*st.order)[st.next]).peer_offset, &recv_started_)) end_recv(st);
   }
 
   ReplayContext& ctx_;
@@ -208,7 +224,8 @@ class DeviceLoop {
   const StageGraph& graph_;
   PipelineInboxes inboxes_;
   bool traced_ = false;
-  double precision_ = 0;  // SimGrid's surf/precision, seconds
+  double precision_ = 0;       // SimGrid's surf/precision, seconds
+  double recv_started_ = -1;   // when the message of the last ended pipeline receive began to move
   int open_ = 0;          // streams with tasks left
   std::array<StreamState, kStreams> streams_;
   StartBatch starts_;

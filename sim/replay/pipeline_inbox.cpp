@@ -39,16 +39,17 @@ void PipelineInboxes::add_waits(std::vector<sg4::ActivityPtr>& waits, std::vecto
 
 void PipelineInboxes::arrived(int offset, StartBatch& starts) {
   Inbox& in = inboxes_[index(offset)];
+  in.arrived.push_back(in.posted->get_start_time());
   in.posted = nullptr;
-  ++in.arrived;
   if (ctx_.interference) end_transfer(dev_);
   post_next(in, starts);
 }
 
-bool PipelineInboxes::take(int offset) {
+bool PipelineInboxes::take(int offset, double* started) {
   Inbox& in = inboxes_[index(offset)];
-  if (in.arrived == 0) return false;
-  --in.arrived;
+  if (in.arrived.empty()) return false;
+  *started = in.arrived.front();
+  in.arrived.pop_front();
   return true;
 }
 

@@ -10,6 +10,7 @@
 // the transfer stops moving bytes (interference.hpp).
 #pragma once
 #include <array>
+#include <deque>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -32,14 +33,15 @@ class PipelineInboxes {
   // The receive posted for messages from `offset` completed: counts the message, ends the
   // device's side of the transfer and posts the next receive if more messages are expected.
   void arrived(int offset, StartBatch& starts);
-  // Takes an arrived message from `offset` (a receive task's peer_offset) if there is one.
-  bool take(int offset);
+  // Takes an arrived message from `offset` (a receive task's peer_offset) if there is one, and
+  // sets `*started` to when its bytes began to move (the sender's put: the receive was posted).
+  bool take(int offset, double* started);
 
  private:
   struct Inbox {
     simgrid::s4u::Mailbox* box = nullptr;
     int to_post = 0;   // receives still to post
-    int arrived = 0;   // arrived messages no receive task has taken yet
+    std::deque<double> arrived;  // start times of arrived messages no receive task has taken yet
     simgrid::s4u::CommPtr posted;
   };
   static size_t index(int offset) { return offset < 0 ? 0 : 1; }

@@ -20,6 +20,7 @@ TimeCategory wait_category(Stream s) {
     case Stream::kCp: return TimeCategory::kExposedCp;
     case Stream::kEp: return TimeCategory::kExposedEp;
     case Stream::kDp: return TimeCategory::kExposedDp;
+    case Stream::kPpSend: return TimeCategory::kExposedPp;
     default: return TimeCategory::kBubble;
   }
 }

@@ -13,6 +13,7 @@ const char* to_string(TimeCategory c) {
     case TimeCategory::kExposedEp: return "exposed_ep";
     case TimeCategory::kExposedDp: return "exposed_dp";
     case TimeCategory::kBubble: return "pipeline_bubble";
+    case TimeCategory::kExposedPp: return "exposed_pp";
     case TimeCategory::kHost: return "host";
     case TimeCategory::kIdle: return "idle";
   }

@@ -22,11 +22,13 @@ enum class TimeCategory : uint8_t {
   kExposedCp,    // ... on a CP exchange
   kExposedEp,    // ... on an EP all-to-all
   kExposedDp,    // ... on a DP / ZeRO collective
-  kBubble,       // compute idle, waiting on an activation/gradient from another stage
+  kBubble,       // compute idle, waiting on an activation/gradient another stage has not sent yet
+  kExposedPp,    // compute idle, waiting on a pipeline transfer whose bytes are moving (or, without
+                 // pp_comm overlap, on its own send)
   kHost,         // compute stream waiting for the host to issue work (framework host time)
   kIdle,         // finished its own work, waiting for the slowest device
 };
-constexpr int kTimeCategories = 11;
+constexpr int kTimeCategories = 12;
 [[nodiscard]] const char* to_string(TimeCategory c);
 
 struct DeviceTimeline {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iomanip>
 #include <string>
 
 #include "sim/core/number_text.hpp"
@@ -12,6 +13,10 @@ namespace {
 
 std::string summary_text(const char* f, double v) { return format_with(f, v); }
 
+// Column names of the per-stage table, in TimeCategory order.
+constexpr const char* kStageColumns[kTimeCategories] = {"fwd",    "bwd",    "recomp", "optim",  "exp.tp", "exp.cp",
+                                                        "exp.ep", "exp.dp", "bubble", "exp.pp", "host",   "idle"};
+
 // Mean over replayed devices of each stage, for the per-stage table.
 void write_stage_table(std::ostream& out, const SimulationReport& r) {
   const int stages = r.run.strategy.pp;
@@ -21,7 +26,9 @@ void write_stage_table(std::ostream& out, const SimulationReport& r) {
     for (int c = 0; c < kTimeCategories; ++c) sum[static_cast<size_t>(d.stage)][static_cast<size_t>(c)] += d.time[static_cast<size_t>(c)];
     count[static_cast<size_t>(d.stage)]++;
   }
-  out << "\nper stage (seconds)   fwd      bwd      recomp   optim    exp.tp   exp.cp   exp.ep   exp.dp   bubble   host     idle\n";
+  out << "\nper stage (seconds)    ";  // as wide as a row's "  stage N" and its padding
+  for (const char* c : kStageColumns) out << std::setw(9) << c;
+  out << "\n";
   for (int s = 0; s < stages; ++s) {
     if (count[static_cast<size_t>(s)] == 0) continue;
     out << "  stage " << s << std::string(s < 10 ? 14 : 13, ' ');

@@ -48,14 +48,14 @@ void write_breakdown(std::ostream& out, const std::vector<RowResult>& rows) {
   using C = TimeCategory;
   out << "\n## Where the predicted time goes\n\n"
       << "Shares of each row's predicted iteration (mean over the replayed devices; `report.csv` has the seconds).\n\n"
-      << "| id | error % | compute % | exposed TP/CP/EP % | exposed DP % | bubble + idle % | optimizer % |\n"
-      << "|---|---:|---:|---:|---:|---:|---:|\n";
+      << "| id | error % | compute % | exposed TP/CP/EP % | exposed DP % | exposed PP % | bubble + idle % | optimizer % |\n"
+      << "|---|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& r : rows) {
     const RowPrediction& p = r.prediction;
-    out << format_text("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r.measurement.id.c_str(),
+    out << format_text("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r.measurement.id.c_str(),
                        signed_percent(r.error_percent).c_str(), share(p, {C::kForward, C::kBackward, C::kRecompute}),
                        share(p, {C::kExposedTp, C::kExposedCp, C::kExposedEp}), share(p, {C::kExposedDp}),
-                       share(p, {C::kBubble, C::kIdle}), share(p, {C::kOptimizer}));
+                       share(p, {C::kExposedPp}), share(p, {C::kBubble, C::kIdle}), share(p, {C::kOptimizer}));
   }
 }
 

@@ -79,7 +79,7 @@ TEST_CASE("the CSV has one line per row with measured and predicted seconds and 
   const std::string csv = out.str();
   CHECK(csv.rfind("id,split,hardware,devices,metric,measured_value,measured_s,predicted_s,error_pct,", 0) == 0);
   CHECK_THAT(csv, Catch::Contains("\nb,check,a100,8,iteration_s,10,10,7,-30,"));
-  CHECK_THAT(csv, Catch::Contains(",40,80,no,0,0,0,0,0,0,0,0,0,0,0\n"));  // GiB, not folded, no breakdown
+  CHECK_THAT(csv, Catch::Contains(",40,80,no,0,0,0,0,0,0,0,0,0,0,0,0\n"));  // GiB, not folded, 12 empty categories
 }
 
 TEST_CASE("the Markdown report has the rows table, the summaries and the plot link", "[validate]") {
@@ -95,7 +95,8 @@ TEST_CASE("the Markdown report has the rows table, the summaries and the plot li
 TEST_CASE("the report shows where each row's predicted time goes, as shares in Markdown and seconds in CSV",
           "[validate]") {
   // Row b predicts 7 s: 4 s forward + backward + 1 s recompute (compute 5 s = 71.4%), 0.7 s exposed TP
-  // (10%), 0.35 s exposed DP (5%), 0.7 s bubble + 0.175 s idle (12.5%), 0.075 s optimizer (~1.1%).
+  // (10%), 0.35 s exposed DP (5%), 0.35 s exposed PP (5%), 0.35 s bubble + 0.175 s idle (7.5%), 0.075 s
+  // optimizer (~1.1%).
   auto r = rows();
   auto& b = r[1].prediction.breakdown;
   auto at = [&b](TimeCategory c) -> Seconds& { return b[static_cast<size_t>(c)]; };
@@ -104,16 +105,18 @@ TEST_CASE("the report shows where each row's predicted time goes, as shares in M
   at(TimeCategory::kRecompute) = 1.0;
   at(TimeCategory::kExposedTp) = 0.7;
   at(TimeCategory::kExposedDp) = 0.35;
-  at(TimeCategory::kBubble) = 0.7;
+  at(TimeCategory::kBubble) = 0.35;
+  at(TimeCategory::kExposedPp) = 0.35;
   at(TimeCategory::kIdle) = 0.175;
   at(TimeCategory::kOptimizer) = 0.075;
   std::ostringstream md;
   write_validation_markdown(md, r, summarize_validation(r), {"measurements.yaml", "trainsim validate", {}, ""});
-  CHECK_THAT(md.str(), Catch::Contains("| b | -30.0 | 71.4 | 10.0 | 5.0 | 12.5 | 1.1 |"));
+  CHECK_THAT(md.str(), Catch::Contains("| b | -30.0 | 71.4 | 10.0 | 5.0 | 5.0 | 7.5 | 1.1 |"));
   std::ostringstream csv;
   write_validation_csv(csv, r);
   CHECK_THAT(csv.str(), Catch::Contains(",folded,forward_s,backward_s,recompute_s,optimizer_s,exposed_tp_s,"));
-  CHECK_THAT(csv.str(), Catch::Contains(",no,1.5,2.5,1,0.075,0.7,0,0,0.35,0.7,0,0.175\n"));
+  CHECK_THAT(csv.str(), Catch::Contains(",exposed_dp_s,pipeline_bubble_s,exposed_pp_s,host_s,idle_s\n"));
+  CHECK_THAT(csv.str(), Catch::Contains(",no,1.5,2.5,1,0.075,0.7,0,0,0.35,0.35,0.35,0,0.175\n"));
 }
 
 TEST_CASE("the gnuplot script draws y = x, a 10% band and one data block per hardware", "[validate]") {
