@@ -31,6 +31,8 @@ and, for reading beside `trainsim simulate`:
                                    back as in training (no communication: one tensor-parallel rank's share)
   h100-sxm-step.yaml               a whole 1.7B training step on one GPU (mlm-h100-1.7b's work without data
                                    parallelism) with its peak memory
+Beside it, validation/kernels/sustained.py times GEMMs alone and back to back at the power limit
+(h100-sxm-sustained-gemm.md), the isolated-to-training gap the presets' comments discuss.
 Timing: triton.testing.do_bench, median of the repetitions, L2 flushed before each (cold cache, as in a
 training step where the previous kernel's output rarely stays in L2 for large tensors). Random normal
 inputs (never zeros). Nothing is changed on the GPU (clocks, power) - it is measured as found.
