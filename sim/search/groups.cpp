@@ -9,6 +9,7 @@
 #include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/schedule.hpp"
+#include "sim/strategy/domain_groups.hpp"
 #include "sim/strategy/mesh.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 #include "sim/strategy/stage_layout.hpp"
@@ -176,6 +177,21 @@ std::vector<bool> bool_values(const SearchSpace& space, const std::string& knob,
   return out;
 }
 
+// Whether, with the group's degrees placed by `order`, every group of each dimension the run keeps
+// in one domain (strategy.keep_in_domain) stays inside one innermost domain: the rule `check` applies.
+bool keeps_domains(const ComputeGroup& g, const std::string& order, const RunSpec& base) {
+  const std::vector<std::string>& keep = base.strategy.keep_in_domain;
+  if (keep.empty() || base.platform.tiers.empty()) return true;
+  StrategySpec s = base.strategy;
+  s.tp = g.tp, s.pp = g.pp, s.dp = g.dp, s.cp = g.cp, s.ep = g.ep, s.mesh_order = order;
+  const Mesh mesh(s);
+  const int domain = base.platform.tiers.front().domain_size;
+  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp})
+    if (std::find(keep.begin(), keep.end(), to_string(d)) != keep.end() && first_straddling_group(mesh, d, domain))
+      return false;
+  return true;
+}
+
 // The mesh orders the space admits, one per distinct placement: dimensions of degree 1 place
 // nothing, and ep rides with cp, so orders that agree on the rest build the same mesh.
 std::vector<std::string> distinct_orders(const ComputeGroup& g, const SearchSpace& space) {
@@ -195,7 +211,7 @@ std::vector<std::string> distinct_orders(const ComputeGroup& g, const SearchSpac
 
 }  // namespace
 
-std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace& space) {
+std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace& space, const RunSpec& base) {
   std::vector<int> zeros;
   for (int z = 0; z <= 3; ++z)
     if (space.admits("zero_stage", z) && (g.dp > 1 || zeros.empty())) zeros.push_back(z);
@@ -210,7 +226,8 @@ std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace&
     for (Offload offload : offloads)
       for (bool tp_comm : bool_values(space, "overlap.tp_comm", g.tp > 1, false))
         for (bool gather : bool_values(space, "overlap.zero_param_gather", zero >= 1 && g.dp > 1, true))
-          for (const std::string& order : distinct_orders(g, space)) out.push_back({zero, offload, tp_comm, gather, order});
+          for (const std::string& order : distinct_orders(g, space))
+            if (keeps_domains(g, order, base)) out.push_back({zero, offload, tp_comm, gather, order});
   return out;
 }
 

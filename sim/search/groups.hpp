@@ -47,8 +47,10 @@ struct GroupCounts {
 [[nodiscard]] std::vector<ComputeGroup> compute_groups(const RunSpec& base, const SearchSpace& space, GroupCounts* counts);
 // The inner choices of a group. Knobs that do nothing in it (ZeRO with dp 1, TP overlap with tp 1,
 // ZeRO prefetch without ZeRO, mesh orders that place every group alike) take one value: the run
-// default when the space admits it, else the first value it admits.
-[[nodiscard]] std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace& space);
+// default when the space admits it, else the first value it admits. Mesh orders that would place a
+// group of a dimension `base` keeps in one domain (strategy.keep_in_domain) across two are left out,
+// as `check` refuses such a run.
+[[nodiscard]] std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace& space, const RunSpec& base);
 [[nodiscard]] std::vector<FlagChoice> flag_choices(const ComputeGroup& g, const SearchSpace& space);
 // recompute_layers values of a group, fewest recomputed first (0 = every layer comes last); a
 // single 0 unless the recompute policy is full.

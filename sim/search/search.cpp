@@ -52,7 +52,7 @@ class Searcher {
 
  private:
   GroupChoices choices_of(const ComputeGroup& g) const {
-    return {inner_choices(g, space_), flag_choices(g, space_), recompute_layer_options(g, work_, space_)};
+    return {inner_choices(g, space_, work_), flag_choices(g, space_), recompute_layer_options(g, work_, space_)};
   }
 
   std::vector<BoundedGroup> bound_groups(const std::vector<ComputeGroup>& groups) {

@@ -65,7 +65,7 @@ std::vector<Evaluated> exhaustive(const RunSpec& base, const SearchSpace& space,
   RunSpec run = base;
   for (const ComputeGroup& g : compute_groups(base, space, &counts)) {
     double bound = -1;
-    for (const InnerChoice& c : inner_choices(g, space))
+    for (const InnerChoice& c : inner_choices(g, space, base))
       for (const FlagChoice& f : flag_choices(g, space))
         for (int k : recompute_layer_options(g, base, space)) {
           apply_choice(g, c, f, k, run);
@@ -208,7 +208,7 @@ TEST_CASE("with 10 layers the search interleaves over uneven stages and still ma
     ++uneven;
     CHECK(g.schedule == "interleaved");
     RunSpec run = base;
-    apply_choice(g, inner_choices(g, small_space()).front(), flag_choices(g, small_space()).front(), 0, run);
+    apply_choice(g, inner_choices(g, small_space(), run).front(), flag_choices(g, small_space()).front(), 0, run);
     // What the search would write loads back: every rule of a run file passes.
     CHECK_NOTHROW(load_run_text(run_yaml(run, {"llama2-7b", "dgx-h100-superpod"}, ""), "written", kRoot / "workloads",
                                 {"model.layers=10"}));
