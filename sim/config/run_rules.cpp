@@ -112,13 +112,9 @@ void check_batch(const RunSpec& run, const YamlSource& src) {
 void check_keep_in_domain(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   if (s.keep_in_domain.empty()) return;
-  const Mesh mesh(s);
   const TierSpec& inner = run.platform.tiers.front();
-  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp}) {
-    const std::string name = to_string(d);
-    if (std::find(s.keep_in_domain.begin(), s.keep_in_domain.end(), name) == s.keep_in_domain.end()) continue;
-    const auto g = first_straddling_group(mesh, d, inner.domain_size);
-    if (!g) continue;
+  if (const auto g = first_kept_straddling_group(Mesh(s), s.keep_in_domain, inner.domain_size)) {
+    const std::string name = to_string(g->dim);
     src.fail_at("strategy.keep_in_domain",
                 "the " + name + " group " + group_text(g->ranks) + " spans " + str(g->domains) + " '" + inner.name +
                     "' domains of " + str(inner.domain_size) + " devices (tiers.0.domain_size), but the run keeps " +

@@ -184,12 +184,7 @@ bool keeps_domains(const ComputeGroup& g, const std::string& order, const RunSpe
   if (keep.empty() || base.platform.tiers.empty()) return true;
   StrategySpec s = base.strategy;
   s.tp = g.tp, s.pp = g.pp, s.dp = g.dp, s.cp = g.cp, s.ep = g.ep, s.mesh_order = order;
-  const Mesh mesh(s);
-  const int domain = base.platform.tiers.front().domain_size;
-  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp})
-    if (std::find(keep.begin(), keep.end(), to_string(d)) != keep.end() && first_straddling_group(mesh, d, domain))
-      return false;
-  return true;
+  return !first_kept_straddling_group(Mesh(s), keep, base.platform.tiers.front().domain_size);
 }
 
 // The mesh orders the space admits, one per distinct placement: dimensions of degree 1 place

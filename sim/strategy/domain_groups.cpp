@@ -1,5 +1,6 @@
 #include "sim/strategy/domain_groups.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -15,6 +16,15 @@ std::optional<StraddlingGroup> first_straddling_group(const Mesh& mesh, Dim d, i
     std::set<int> domains;
     for (int r : ranks) domains.insert(node_of(r, domain_size));
     return StraddlingGroup{d, ranks, static_cast<int>(domains.size())};
+  }
+  return std::nullopt;
+}
+
+std::optional<StraddlingGroup> first_kept_straddling_group(const Mesh& mesh, const std::vector<std::string>& kept,
+                                                          int domain_size) {
+  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp}) {
+    if (std::find(kept.begin(), kept.end(), to_string(d)) == kept.end()) continue;
+    if (auto g = first_straddling_group(mesh, d, domain_size)) return g;
   }
   return std::nullopt;
 }

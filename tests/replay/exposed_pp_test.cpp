@@ -45,14 +45,20 @@ RunSpec two_stages() {
   return run;
 }
 
+// An empty graph of stages 0 and 1.
+RunGraph two_stage_graph() {
+  RunGraph g;
+  g.stages.emplace_back(0);
+  g.stages.emplace_back(1);
+  return g;
+}
+
 }  // namespace
 
 TEST_CASE("a wait on a late sender is bubble until the send begins, exposed_pp while its bytes move", "[replay]") {
   // Stage 0 computes 10 ms, then sends 1 GB. Stage 1's only kernel (1 ms) needs it: it waits from
   // t = 0 to 10 ms (nothing sent yet: bubble) and from 10 ms to 20.002 ms (the transfer: exposed).
-  RunGraph g;
-  g.stages.emplace_back(0);
-  g.stages.emplace_back(1);
+  RunGraph g = two_stage_graph();
   StageGraph& s0 = g.stages[0];
   const TaskId f0 = s0.add(compute(s0, 10e-3));
   s0.add(p2p(s0, TaskKind::kSend, +1, kMessage), {f0});
@@ -68,9 +74,7 @@ TEST_CASE("a wait on a late sender is bubble until the send begins, exposed_pp w
 TEST_CASE("a transfer that began before the receiver waited is exposed only for what is left", "[replay]") {
   // Stage 0 sends at t = 0; stage 1 computes 4 ms first, then needs the message (arrives at
   // 10.002 ms): it waits 6.002 ms, all of it while the bytes move, and no bubble.
-  RunGraph g;
-  g.stages.emplace_back(0);
-  g.stages.emplace_back(1);
+  RunGraph g = two_stage_graph();
   StageGraph& s0 = g.stages[0];
   s0.add(p2p(s0, TaskKind::kSend, +1, kMessage));
   StageGraph& s1 = g.stages[1];
@@ -85,9 +89,7 @@ TEST_CASE("a transfer that began before the receiver waited is exposed only for 
 TEST_CASE("compute that waits for its own pipeline send (no pp_comm overlap) is exposed_pp", "[replay]") {
   // Stage 0: 1 ms, a 1 GB send, then 1 ms that the graph makes wait for the send (as the builder
   // does without overlap.pp_comm): 10.002 ms exposed, no bubble.
-  RunGraph g;
-  g.stages.emplace_back(0);
-  g.stages.emplace_back(1);
+  RunGraph g = two_stage_graph();
   StageGraph& s0 = g.stages[0];
   const TaskId f0 = s0.add(compute(s0, 1e-3));
   const TaskId send = s0.add(p2p(s0, TaskKind::kSend, +1, kMessage), {f0});

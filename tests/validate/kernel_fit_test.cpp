@@ -128,6 +128,19 @@ TEST_CASE("a GEMM's predicted throughput is peak x efficiency x wave x depth, wo
   CHECK(predicted_tflops(gemm(1, 1280, 128, 1024, 50), launch) == Approx(flops / (flops / 25e12 + 1e-6) / 1e12));
 }
 
+TEST_CASE("a grouped GEMM launched per expert pays one overhead per launch and fills waves per launch", "[validate]") {
+  AcceleratorSpec acc = toy_accelerator();
+  acc.kernel_overhead = 1e-6;
+  // 2 experts of 640 x 128 x 1024: 2 x 167,772,160 FLOP. As one kernel: 2 x 5 = 10 tiles fill the one
+  // wave, 100 x 0.5 x depth 1/2 = 25 TFLOP/s: 13.42 us + 1 us. As two launches of 5 tiles each, half the
+  // wave idles: 12.5 TFLOP/s, 26.84 us + 2 us.
+  KernelMeasurement g = gemm(2, 640, 128, 1024, 1);
+  const double flops = gemm_flops(2, 640, 128, 1024);
+  CHECK(predict_kernel(g, acc, Precision::kBf16).predicted_s == Approx(flops / 25e12 + 1e-6));
+  g.launches = 2;
+  CHECK(predict_kernel(g, acc, Precision::kBf16).predicted_s == Approx(flops / 12.5e12 + 2e-6));
+}
+
 TEST_CASE("a measured attention pass is timed as the catalogue's causal flash kernel, worked by hand", "[validate]") {
   const AcceleratorSpec acc = toy_accelerator();
   // 2 heads x 1024 tokens x 64: QK^T + PV = 4 x 1024^2 x 64 x 2 = 536,870,912 FLOP, causal half
