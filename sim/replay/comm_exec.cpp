@@ -157,6 +157,49 @@ int pipeline_peer(const ReplayContext& ctx, int rank, int offset) {
   return ctx.mesh->rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
 }
 
+double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
+  const Task& task = dev.stage->graph->task(id);
+  if (task.kind != TaskKind::kCollective || ctx.options.collectives != CollectiveMode::kBulk) return -1;
+  const std::vector<int>& group = ctx.group(dev, task.group);
+  if (group.size() < 2) return -1;
+  int tier = 0;
+  const MemberSchedule& mine = member_schedule(ctx, dev, task, group, &tier);
+  if (!ctx.private_switch[static_cast<size_t>(tier)]) return -1;
+  uint64_t up = 0, down = 0;
+  *sent = 0;
+  for (const auto& pb : mine.bulk_sends) {
+    if (pb.peer != kSwitchMember) return -1;
+    up += static_cast<uint64_t>(pb.bytes);
+    *sent += pb.bytes;
+  }
+  for (const auto& pb : mine.bulk_recvs) {
+    if (pb.peer != kSwitchMember) return -1;
+    down += static_cast<uint64_t>(pb.bytes);
+  }
+  if (up == 0 && down == 0) return -1;
+  // As FlowBatch::post_all and collective_batch time it, from a start at 0.
+  const SwitchRoute& r = switch_route(ctx, dev, tier);
+  double end = -1;
+  if (up > 0) end = std::max(end, r.up_latency + static_cast<double>(up) / r.up_bandwidth);
+  if (down > 0) end = std::max(end, r.down_latency + static_cast<double>(down) / r.down_bandwidth);
+  const Seconds latency = mine.bulk_sends.empty() ? 0 : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
+  const size_t steps = mine.step_sends.size();
+  if (steps > 1) end += static_cast<double>(steps - 1) * latency;
+  return end;
+}
+
+double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
+  const double hold = held_collective_seconds(ctx, dev, id, sent);
+  if (hold < 0) return -1;
+  const double end = sg4::Engine::get_clock() + hold;
+  if (ctx.interference && !dev.stage->compute_blocking[id]) {
+    const Task& task = dev.stage->graph->task(id);
+    const std::vector<int>& group = ctx.group(dev, task.group);
+    ctx.rendezvous.arrive(instance_key(group, id), replayed_members(ctx, group), dev, end);
+  }
+  return end;
+}
+
 CommOp::CommOp(ReplayContext& ctx, DeviceRuntime& dev, TaskId id)
     : ctx_(ctx), dev_(dev), task_(dev.stage->graph->task(id)), id_(id) {
   if (task_.kind == TaskKind::kCollective) {
@@ -172,7 +215,9 @@ void CommOp::begin_collective() {
   group_ = &ctx_.group(dev_, task_.group);
   if (group_->size() < 2) return;
   mine_ = &member_schedule(ctx_, dev_, task_, *group_, &tier_);
-  if (!ctx_.interference) return;
+  // While a compute-blocking collective runs none of its members computes (compiled_stage.hpp):
+  // its moving bytes would slow nothing.
+  if (!ctx_.interference || dev_.stage->compute_blocking[id_]) return;
   rendezvous_ = true;
   ctx_.rendezvous.arrive(instance_key(*group_, id_), replayed_members(ctx_, *group_), dev_);
 }

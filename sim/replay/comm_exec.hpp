@@ -19,6 +19,15 @@ const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& d
 // stage back to the first).
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
 
+// The seconds collective `id` of dev's stage template holds its stream when it is an exchange
+// with a private switch (switch_shortcut.hpp) in bulk mode, and in *sent the bytes it sends;
+// -1 when its time depends on other traffic (it moves flows).
+double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent);
+
+// Begins collective `id` as a timed hold when held_collective_seconds can time it: joins the
+// interference rendezvous with its departure; returns the date it ends (and *sent), or -1.
+double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent);
+
 // One communication task of one device, from its beginning to its end.
 class CommOp {
  public:

@@ -6,29 +6,65 @@
 // SimGrid (lazy CPU model, 3.32): an Exec of w FLOP started at t on a host computing at s ends
 // at t + w/s; when the speed changes to s' at t1, it keeps w' = w - s (t1 - t) (set to 0 below
 // maxmin/precision x surf/precision) and ends at t1 + w'/s'. The same arithmetic, in the same
-// order, happens here at each speed change (interference.hpp).
+// order, happens here at each speed change.
+//
+// The speed: the device computes at its busy speed while at least one of its transfers moves
+// bytes and at its idle speed otherwise (interference.hpp). A transfer whose end is known when
+// its bytes begin to move (a timed exchange with a private switch) ends at its date without
+// anyone waking: the integration applies the speed change at that date.
+//
+// A chain: the kernels may be followed by holds and more kernels (device_loop.cpp fuses a
+// compute task, the collective that alone waits on it and the compute task that alone waits on
+// the collective, when the collective's time is known in advance: switch_shortcut.hpp). Each
+// segment begins when the one before ends: kernels run at the device's speed, a hold lasts its
+// seconds whatever the speed. The actor then waits for the end of the chain only, and learns
+// when each segment ended from boundary().
 #pragma once
+#include <cstddef>
+#include <vector>
 
 namespace trainsim {
 
 class DeviceKernel {
  public:
-  // The device computes at `speed` FLOP/s; `precision`: FLOP below which nothing is left.
-  void init(double speed, double precision);
-  // Kernels of `flops` FLOP start now.
+  // Speeds in FLOP/s; `precision`: FLOP below which nothing is left.
+  void init(double idle_speed, double busy_speed, double precision);
+  // Kernels of `flops` FLOP start now: a chain of one segment.
   void start(double flops);
-  // The device's speed is `speed` from now on.
-  void set_speed(double speed);
+  // Appends to the chain kernels of `flops` FLOP, or a hold of `seconds`.
+  void then_compute(double flops);
+  void then_hold(double seconds);
+  // One more (begins) or one fewer (ends) of the device's transfers moves bytes, now or, for
+  // ends_at, at a date not before now.
+  void transfer_begins();
+  void transfer_ends();
+  void transfer_ends_at(double date);
   void stop() { running_ = false; }
   [[nodiscard]] bool running() const { return running_; }
-  // When the running kernels end if the speed stays as it is.
+  // When the chain ends, given the transfers' known ends.
   [[nodiscard]] double end() const { return end_; }
+  // Once the chain has ended (end() reached): when segment k ended.
+  [[nodiscard]] double boundary(size_t k);
 
  private:
-  double speed_ = 0;
+  struct Segment {
+    bool hold = false;
+    double amount = 0;  // FLOP, or seconds for a hold
+  };
+  double segment_end() const;  // of the current segment, at the current speed
+  void advance_to(double date);
+  void set_speed_at(double speed, double date);
+  void catch_up(double now);
+  void update_end();
+
+  double idle_speed_ = 0, busy_speed_ = 0, speed_ = 0;
   double precision_ = 0;
+  int moving_ = 0;                // transfers moving bytes now
+  std::vector<double> pending_;   // known future ends of moving transfers, ascending
   bool running_ = false;
-  double flops_ = 0;  // left as of since_
+  std::vector<Segment> segments_;
+  std::vector<double> ended_;  // end dates of the segments before the current one
+  double flops_ = 0;           // left in the current segment as of since_ (kernels)
   double since_ = 0;
   double end_ = -1;
 };

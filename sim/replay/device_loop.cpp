@@ -7,6 +7,12 @@
 // of its kernels, device_kernel.hpp, or of a communication task's hold, CommOp::next), and goes
 // round again. One actor per device, not one per stream: a finished task wakes no other actor,
 // and nothing is started or waited for one simcall at a time.
+//
+// A collective that is an exchange with a private switch is timed, not moved (switch_shortcut.hpp):
+// it holds its stream until a date known when it begins. The actor skips wake-ups at which it
+// would do nothing (kernel_chain.hpp): kernels, a collective only they wait on and the kernels
+// that wait on it run as one chain, and the end of a timed collective that nothing can act on
+// before the running kernels end is taken up, at its own date, at the next wake.
 #include <algorithm>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
@@ -15,6 +21,7 @@
 #include "sim/platform/build.hpp"
 #include "sim/replay/comm_exec.hpp"
 #include "sim/replay/interference.hpp"
+#include "sim/replay/kernel_chain.hpp"
 #include "sim/replay/pipeline_inbox.hpp"
 #include "sim/replay/runtime.hpp"
 #include "sim/replay/stream_state.hpp"
@@ -54,16 +61,36 @@ class DeviceLoop {
   bool reached(double date) const { return date >= 0 && date - now() < precision_; }
 
   // Ends what has ended, then begins tasks on free streams until none can begin (a task that
-  // moves nothing ends at once, which may let another stream's task begin).
+  // moves nothing ends at once, which may let another stream's task begin). A free stream whose
+  // next task waits is looked at again only once something it may wait on has finished
+  // (recheck_): a task of its own stream, or one on which a task of it depends.
   void begin_ready() {
+    end_passed_holds();
     for (bool progress = true; progress;) {
       progress = false;
       if (dev_.kernel.running() && reached(dev_.kernel.end())) end_compute(state(0)), progress = true;
       for (int s = 0; s < kStreams; ++s) {
+        const auto bit = static_cast<uint8_t>(1u << s);
+        if ((holds_ & bit) && reached(state(s).hold_end)) end_hold(s), progress = true;
+        if (!(recheck_ & bit)) continue;
+        recheck_ &= static_cast<uint8_t>(~bit);
         StreamState& st = state(s);
-        if (reached(st.hold_end)) end_hold(s), progress = true;
         while (!st.busy && st.next < st.order->size() && begin_next(s)) progress = true;
       }
+    }
+  }
+
+  // Timed collectives whose end passed without a wake (wait_next left them out), earliest first.
+  void end_passed_holds() {
+    for (;;) {
+      int first = -1;
+      for (uint8_t m = holds_; m != 0; m &= static_cast<uint8_t>(m - 1)) {
+        const int s = __builtin_ctz(m);
+        const double end = state(s).hold_end;
+        if (state(s).timed && end < now() - precision_ && (first < 0 || end < state(first).hold_end)) first = s;
+      }
+      if (first < 0) return;
+      end_hold(first);
     }
   }
 
@@ -102,6 +129,9 @@ class DeviceLoop {
       begin_compute(st);
     } else if (task.kind == TaskKind::kRecv) {
       if (inboxes_.take(task.peer_offset, &recv_started_)) end_recv(st);
+    } else if (task.kind == TaskKind::kCollective && (st.hold_end = begin_timed_collective(ctx_, dev_, t, &st.timed_sent)) >= 0) {
+      st.timed = true;
+      holds_ |= static_cast<uint8_t>(1u << s);
     } else {
       st.comm.emplace(ctx_, dev_, t);
       advance_comm(s);
@@ -112,29 +142,49 @@ class DeviceLoop {
   // Compute task `next` and every following one of the same role that can already run, as one
   // run of kernels (kernels of one stream run back to back) at the device's current speed,
   // which interference.hpp lowers while the device's bytes move. A traced device runs each task
-  // alone, so each trace slice is exact.
+  // alone, so each trace slice is exact. The run may go on as a chain (extend_chain).
   void begin_compute(StreamState& st) {
-    const std::vector<TaskId>& order = *st.order;
-    const TaskRole role = graph_.task(order[st.next]).role;
-    double work = 0;
+    chain_.clear();
     size_t j = st.next;
-    do {
-      work += graph_.task(order[j]).duration;
-      ++j;
-    } while (!traced_ && j < order.size() && !dev_.stage->cross_stream_successor[order[j - 1]] &&
-             graph_.task(order[j]).role == role && preds_done(dev_, order[j], nullptr));
+    const double work = take_run(dev_, *st.order, &j, traced_);
+    chain_.push_back({j, kNoTask, 0});
     st.run_end = j;
     if (work <= 0) return end_compute(st);
     dev_.kernel.start(work * kHostSpeed);
+    if (!traced_) extend_chain(ctx_, dev_, streams_, chain_);
   }
 
+  // The chain ended: each of its segments is charged and its tasks end, as they would have had
+  // the actor woken at each segment's end (a hold is the compute stream's wait on its stream).
   void end_compute(StreamState& st) {
+    const std::vector<TaskId>& order = *st.order;
+    double start = st.start;
+    size_t k = st.next;
+    for (size_t i = 0; i < chain_.size(); ++i) {
+      const ChainItem& item = chain_[i];
+      const double end = i + 1 == chain_.size() ? now() : dev_.kernel.boundary(i);
+      if (item.held == kNoTask) {
+        const Task& first = graph_.task(order[k]);
+        dev_.stats.time[static_cast<int>(busy_category(first.role))] += end - start;
+        if (traced_) record(ctx_, dev_, first, Stream::kCompute, start, end);
+        ctx_.count_tasks(item.run_end - k);
+        for (; k < item.run_end; ++k) finished(order[k]);
+      } else {
+        const Stream held = graph_.task(item.held).stream;
+        dev_.stats.time[static_cast<int>(wait_category(held))] += end - start;
+        dev_.stats.bytes_sent[static_cast<size_t>(held)] += item.sent;
+        finished(item.held);
+        ctx_.count_tasks(1);
+      }
+      start = end;
+    }
     dev_.kernel.stop();
-    const Task& first = graph_.task((*st.order)[st.next]);
-    dev_.stats.time[static_cast<int>(busy_category(first.role))] += now() - st.start;
-    if (traced_) record(ctx_, dev_, first, Stream::kCompute, st.start, now());
-    for (size_t k = st.next; k < st.run_end; ++k) dev_.done[(*st.order)[k]] = 1;
-    ctx_.count_tasks(st.run_end - st.next);
+    for (StreamState& held : streams_)
+      if (held.chained) {
+        held.chained = held.busy = false;
+        recheck_ |= static_cast<uint8_t>(1u << (&held - streams_.data()));
+        if (held.next == held.order->size()) --open_;
+      }
     end_task(st, st.run_end);
   }
 
@@ -142,7 +192,7 @@ class DeviceLoop {
   void end_recv(StreamState& st) {
     const TaskId t = (*st.order)[st.next];
     record(ctx_, dev_, graph_.task(t), Stream::kPpRecv, st.start, now());
-    dev_.done[t] = 1;
+    finished(t);
     ctx_.count_tasks(1);
     end_task(st, st.next + 1);
   }
@@ -150,13 +200,19 @@ class DeviceLoop {
   // The communication task of stream s takes its next step (a batch of flows or a hold), or ends.
   void advance_comm(int s) {
     StreamState& st = state(s);
+    const auto bit = static_cast<uint8_t>(1u << s);
     st.flows.clear();
     st.cursor = 0;
+    flows_ &= static_cast<uint8_t>(~bit);
     double until = -1;
     while (st.comm->next(starts_, st.flows, &until)) {
-      if (!st.flows.empty()) return;
+      if (!st.flows.empty()) {
+        flows_ |= bit;
+        return;
+      }
       if (until >= 0) {
         st.hold_end = until;
+        holds_ |= bit;
         return;
       }
     }
@@ -164,8 +220,24 @@ class DeviceLoop {
   }
 
   void end_hold(int s) {
-    state(s).hold_end = -1;
+    StreamState& st = state(s);
+    const double date = st.hold_end;
+    st.hold_end = -1;
+    holds_ &= static_cast<uint8_t>(~(1u << s));
+    if (st.timed) return end_timed(s, date);
     advance_comm(s);
+  }
+
+  // A timed collective ended at `date` (now, or earlier for one no task waited on: wait_next).
+  void end_timed(int s, double date) {
+    StreamState& st = state(s);
+    const TaskId t = (*st.order)[st.next];
+    st.timed = false;
+    dev_.stats.bytes_sent[static_cast<size_t>(s)] += st.timed_sent;
+    record(ctx_, dev_, graph_.task(t), static_cast<Stream>(s), st.start, date);
+    finished(t);
+    ctx_.count_tasks(1);
+    end_task(st, st.next + 1);
   }
 
   void end_comm(int s) {
@@ -173,13 +245,20 @@ class DeviceLoop {
     const TaskId t = (*st.order)[st.next];
     dev_.stats.bytes_sent[static_cast<size_t>(s)] += st.comm->finish();
     record(ctx_, dev_, graph_.task(t), static_cast<Stream>(s), st.start, now());
-    dev_.done[t] = 1;
+    finished(t);
     ctx_.count_tasks(1);
     st.comm.reset();
     end_task(st, st.next + 1);
   }
 
+  // Task t has finished: the streams with tasks that depend on it look again.
+  void finished(TaskId t) {
+    dev_.done[t] = 1;
+    recheck_ |= dev_.stage->cross_stream_successor[t];
+  }
+
   void end_task(StreamState& st, size_t next) {
+    recheck_ |= static_cast<uint8_t>(1u << (&st - streams_.data()));
     st.busy = false;
     st.next = next;
     if (st.next == st.order->size()) --open_;
@@ -193,12 +272,13 @@ class DeviceLoop {
     waitset_stream_.clear();
     double deadline = dev_.kernel.running() ? dev_.kernel.end() : -1;
     for (int s = 0; s < kStreams; ++s) {
-      StreamState& st = state(s);
-      if (st.comm && st.cursor < st.flows.size()) {
+      const auto bit = static_cast<uint8_t>(1u << s);
+      if (flows_ & bit) {
+        const StreamState& st = state(s);
         waitset_.push_back(st.flows[st.cursor]);
         waitset_stream_.push_back(s);
-      } else if (st.hold_end >= 0 && (deadline < 0 || st.hold_end < deadline)) {
-        deadline = st.hold_end;
+      } else if ((holds_ & bit) && (deadline < 0 || state(s).hold_end < deadline) && !end_unwatched(dev_, streams_, s)) {
+        deadline = state(s).hold_end;
       }
     }
     inboxes_.add_waits(waitset_, waitset_stream_);
@@ -209,7 +289,7 @@ class DeviceLoop {
     const int s = waitset_stream_[static_cast<size_t>(i)];
     if (s < 0) return received(PipelineInboxes::offset_of_wait(s));
     StreamState& st = state(s);
-    if (++st.cursor == st.flows.size()) advance_comm(s);
+    if (++st.cursor == st.flows.size()) advance_comm(s);  // clears or sets flows_
   }
 
   // A message arrived from the pipeline neighbour `offset` stages away.
@@ -227,7 +307,11 @@ class DeviceLoop {
   double precision_ = 0;       // SimGrid's surf/precision, seconds
   double recv_started_ = -1;   // when the message of the last ended pipeline receive began to move
   int open_ = 0;          // streams with tasks left
+  // Bit s: stream s may be able to begin its next task (begin_ready), holds its stream until
+  // hold_end, waits on flows (flows[cursor] onwards).
+  uint8_t recheck_ = (1u << kStreams) - 1, holds_ = 0, flows_ = 0;
   std::array<StreamState, kStreams> streams_;
+  std::vector<ChainItem> chain_;  // the compute stream's chain in progress (kernel_chain.hpp)
   StartBatch starts_;
   std::vector<sg4::ActivityPtr> waitset_;
   std::vector<int> waitset_stream_;  // the stream of each, or a pipeline inbox (< 0)

@@ -29,18 +29,24 @@ void end_transfer(DeviceRuntime& dev);
 // Tells the members of each collective instance when all of them have arrived.
 class CollectiveRendezvous {
  public:
-  // `dev` starts its part of instance `key`, in which `members` replayed devices take part.
-  void arrive(uint64_t key, int members, DeviceRuntime& dev);
-  // `dev` finished its part of instance `key`.
+  // `dev` starts its part of instance `key`, in which `members` replayed devices take part; it
+  // ends its part at `departure` when that is known now (a timed exchange: it never calls
+  // leave), else departure < 0 and it calls leave.
+  void arrive(uint64_t key, int members, DeviceRuntime& dev, double departure = -1);
+  // `dev` finished its part of instance `key` (members that arrived without a departure).
   void leave(uint64_t key, DeviceRuntime& dev);
 
  private:
+  struct Member {
+    DeviceRuntime* dev = nullptr;
+    double departure = -1;  // when it ends its part, if known
+  };
   struct Instance {
     int members = 0;
     int arrived = 0;
     int left = 0;
     bool moving = false;                  // every member has arrived
-    std::vector<DeviceRuntime*> present;  // arrived and not yet left
+    std::vector<Member> present;          // arrived and not yet left
   };
   std::unordered_map<uint64_t, Instance> instances_;
 };

@@ -21,6 +21,9 @@ struct StreamState {
   std::vector<simgrid::s4u::CommPtr> flows;  // its current batch of flows
   size_t cursor = 0;               // flows[cursor..] not yet seen complete
   double hold_end = -1;            // >= 0: the task holds the stream until then (CommOp::next)
+  bool timed = false;               // the task in progress is a timed collective (no CommOp)
+  Bytes timed_sent = 0;            // the bytes it sends
+  bool chained = false;            // held by a chain of the compute stream (device_loop.cpp)
   bool stalled = false;            // free, but its next task waits on another stream
   double stall_start = 0;          // since when
   Stream blocking = Stream::kCompute;  // the stream of the predecessor it last found unfinished

@@ -9,6 +9,7 @@
 #include "sim/config/loader.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
+#include "sim/replay/compiled_stage.hpp"
 #include "sim/replay/engine.hpp"
 #include "sim/replay/switch_shortcut.hpp"
 #include "tests/support/paths.hpp"
@@ -82,6 +83,26 @@ TEST_CASE("timing switch exchanges in an NVL72 rack gives the full replay's time
   REQUIRE(private_tiers("workloads/llama3-70b-gb200-nvl72.yaml", tp8) == std::vector<uint8_t>{1, 0});
   check_same(replay_times("workloads/llama3-70b-gb200-nvl72.yaml", tp8, CollectiveMode::kBulk, false),
              replay_times("workloads/llama3-70b-gb200-nvl72.yaml", tp8, CollectiveMode::kBulk, true));
+}
+
+TEST_CASE("chaining kernels through switch exchanges that alone wait on them gives the full replay's times",
+          "[replay][shortcut]") {
+  // Without TP overlap the compute task after each TP collective waits on it: the replay runs
+  // kernel, exchange and kernel as one chain (device_loop.cpp) where the full replay wakes at
+  // each end. With overlap, GEMMs run during the exchanges and the exchanges' ends pass without
+  // a wake (their interference ends at known dates): the first test case.
+  std::vector<std::string> blocking = kTpNodes;
+  blocking.push_back("strategy.overlap.tp_comm=false");
+  const RunSpec run = load_run(kRoot / "workloads/llama3-70b-h100.yaml", blocking);
+  const RunGraph graph = build_run_graph(run);
+  size_t chained = 0;
+  for (const StageGraph& stage : graph.stages) {
+    const CompiledStage cs = compile_stage(stage);
+    for (TaskId t = 0; t < stage.size(); ++t) chained += cs.compute_blocking[t];
+  }
+  CHECK(chained > 0);
+  check_same(replay_times("workloads/llama3-70b-h100.yaml", blocking, CollectiveMode::kBulk, false),
+             replay_times("workloads/llama3-70b-h100.yaml", blocking, CollectiveMode::kBulk, true));
 }
 
 TEST_CASE("the switch shortcut declines where another transfer can share a member's port", "[replay][shortcut]") {

@@ -1,0 +1,74 @@
+#include "sim/replay/kernel_chain.hpp"
+
+#include "sim/replay/comm_exec.hpp"
+
+namespace trainsim {
+namespace {
+
+bool preds_done_but(const DeviceRuntime& dev, TaskId t, TaskId except) {
+  const CompiledStage& cs = *dev.stage;
+  for (uint32_t i = cs.pred_begin[t]; i < cs.pred_begin[t + 1]; ++i)
+    if (cs.preds[i] != except && !dev.done[cs.preds[i]]) return false;
+  return true;
+}
+
+// The collective after compute-order position j - 1 that the chain can hold, or kNoTask.
+TaskId holdable(const DeviceRuntime& dev, const DeviceStreams& streams, const std::vector<TaskId>& order, size_t j) {
+  const CompiledStage& cs = *dev.stage;
+  const TaskId last = order[j - 1];
+  const TaskId t = cs.lone_successor[last];
+  if (t == kNoTask || !cs.compute_blocking[t] || cs.lone_successor[t] != order[j]) return kNoTask;
+  const StreamState& held = streams[static_cast<size_t>(cs.graph->task(t).stream)];
+  if ((held.busy && !held.chained) || held.next >= held.order->size() || (*held.order)[held.next] != t) return kNoTask;
+  if (!preds_done_but(dev, t, last) || !preds_done_but(dev, order[j], t)) return kNoTask;
+  const bool next_waits = held.next + 1 == held.order->size() || cs.compute_pred_limit[(*held.order)[held.next + 1]] > j;
+  return next_waits ? t : kNoTask;
+}
+
+}  // namespace
+
+double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single) {
+  const StageGraph& graph = *dev.stage->graph;
+  const TaskRole role = graph.task(order[*j]).role;
+  double work = 0;
+  do {
+    work += graph.task(order[*j]).duration;
+    ++*j;
+  } while (!single && *j < order.size() && !dev.stage->cross_stream_successor[order[*j - 1]] &&
+           graph.task(order[*j]).role == role && preds_done(dev, order[*j], nullptr));
+  return work;
+}
+
+void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams, std::vector<ChainItem>& chain) {
+  StreamState& compute = streams[0];
+  const std::vector<TaskId>& order = *compute.order;
+  for (size_t j = compute.run_end; j < order.size();) {
+    const TaskId t = holdable(dev, streams, order, j);
+    if (t == kNoTask) return;
+    Bytes sent = 0;
+    const double hold = held_collective_seconds(ctx, dev, t, &sent);
+    if (hold < 0) return;
+    StreamState& held = streams[static_cast<size_t>(dev.stage->graph->task(t).stream)];
+    held.busy = held.chained = true;
+    held.stalled = false;
+    ++held.next;
+    chain.push_back({0, t, sent});
+    dev.kernel.then_hold(hold);
+    const double work = take_run(dev, order, &j, false);
+    chain.push_back({j, kNoTask, 0});
+    dev.kernel.then_compute(work * kHostSpeed);
+    compute.run_end = j;
+  }
+}
+
+bool end_unwatched(const DeviceRuntime& dev, const DeviceStreams& streams, int s) {
+  const StreamState& st = streams[static_cast<size_t>(s)];
+  if (!st.timed || !dev.kernel.running()) return false;
+  const CompiledStage& cs = *dev.stage;
+  const TaskId t = (*st.order)[st.next];
+  const size_t running_to = streams[0].run_end;
+  if ((cs.cross_stream_successor[t] & ~1u) != 0 || cs.first_compute_successor[t] < running_to) return false;
+  return st.next + 1 == st.order->size() || cs.compute_pred_limit[(*st.order)[st.next + 1]] > running_to;
+}
+
+}  // namespace trainsim

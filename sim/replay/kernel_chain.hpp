@@ -1,0 +1,48 @@
+// Fewer wake-ups for a device's actor (device_loop.cpp), each exact: the actor would have done
+// nothing else at the dates it skips.
+//
+// A chain: kernels of the compute stream that run back to back, and, where the last of them has
+// one dependent on another stream, a collective whose time is known in advance (a timed
+// exchange with a private switch, held_collective_seconds) that nothing else waits for and that
+// the next compute task alone waits on, the kernels go on through it (a hold of the compute
+// stream, DeviceKernel::then_hold) without a wake-up. The collective's stream is the chain's
+// until the chain ends, as it would be had the actor woken at each end, because no other task of
+// the device can begin meanwhile: the collective's stream's next task waits on a compute task
+// after the hold.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "sim/replay/runtime.hpp"
+#include "sim/replay/stream_state.hpp"
+
+namespace trainsim {
+
+// One segment of a chain: a run of kernels (held == kNoTask) that ends before compute-order
+// position run_end, or the hold of collective `held`, which sends `sent` bytes.
+struct ChainItem {
+  size_t run_end = 0;
+  TaskId held = kNoTask;
+  Bytes sent = 0;
+};
+
+using DeviceStreams = std::array<StreamState, kStreams>;
+
+// Advances *j past the compute tasks of one role that can run back to back from order[*j] (only
+// order[*j] itself when `single`, for a traced device); returns their seconds on an idle device.
+double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single);
+
+// Extends the compute stream's chain (streams[0]: its first run begun, in `chain`) while the
+// rule above holds: appends holds and runs to `chain` and to dev.kernel, marks the held
+// streams chained and moves compute's run_end on.
+void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams, std::vector<ChainItem>& chain);
+
+// Whether the end of stream s's timed collective needs no wake: the kernels run until a wake of
+// their own, no task that waits on the collective can begin before then (its compute dependents
+// come after the running kernels, it has no other dependents) and neither can the next task of
+// its stream (it waits on a compute task after the running kernels). The first wake after its
+// end ends it at its date; the device's speed changed then without a wake
+// (DeviceKernel::transfer_ends_at).
+[[nodiscard]] bool end_unwatched(const DeviceRuntime& dev, const DeviceStreams& streams, int s);
+
+}  // namespace trainsim
