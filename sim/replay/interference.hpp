@@ -12,7 +12,11 @@
 // a transfer is slowed for exactly the time they overlap (device_kernel.hpp integrates it).
 // The receiving end of a pipeline transfer stops moving bytes when its own receive completes
 // (device_loop.cpp keeps a receive posted on each pipeline mailbox, so it sees that moment):
-// a device's speed rises only by its own actor's doing, never behind its back.
+// a device's speed rises only by its own actor's doing, never behind its back, or at a date known
+// when the transfer began: a timed exchange with a private switch (comm_exec.hpp,
+// begin_timed_collective) tells the rendezvous when each member leaves, and the member's
+// DeviceKernel applies that end at its date (transfer_ends_at). A collective during which no
+// member computes (CompiledStage::compute_blocking) skips the rendezvous: it would slow nothing.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
