@@ -5,19 +5,14 @@
 namespace trainsim {
 namespace {
 
-// Whether the compute task after the last compute predecessor of collective t depends on t.
+// Whether the compute task after the last compute predecessor of collective t depends on t
+// (compute_pred_limit must be filled: it is one past that predecessor's position).
 bool blocks_compute(const CompiledStage& cs, TaskId t) {
   const std::vector<TaskId>& compute = cs.graph->order(Stream::kCompute);
-  const TaskId none = kNoTask;
-  TaskId last = none;
-  for (uint32_t i = cs.pred_begin[t]; i < cs.pred_begin[t + 1]; ++i) {
-    const TaskId p = cs.preds[i];
-    if (cs.graph->task(p).stream != Stream::kCompute) continue;
-    if (last == none || cs.order_index[p] > cs.order_index[last]) last = p;
-  }
-  if (last == none || cs.order_index[last] + 1 >= compute.size()) return false;
-  const TaskId after = compute[cs.order_index[last] + 1];
-  const auto begin = cs.preds.begin() + cs.pred_begin[after], end = cs.preds.begin() + cs.pred_begin[after + 1];
+  const uint32_t after = cs.compute_pred_limit[t];
+  if (after == 0 || after >= compute.size()) return false;
+  const TaskId next = compute[after];
+  const auto begin = cs.preds.begin() + cs.pred_begin[next], end = cs.preds.begin() + cs.pred_begin[next + 1];
   return std::find(begin, end, t) != end;
 }
 

@@ -94,9 +94,7 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   dev->stage = &ctx.stages[static_cast<size_t>(stage)];
   dev->host = ctx.platform.hosts[static_cast<size_t>(rank)];
   dev->done.assign(dev->stage->graph->size(), 0);
-  dev->idle_speed = dev->host->get_pstate_speed(kDeviceIdleLinks);
-  dev->busy_speed = dev->host->get_pstate_speed(kDeviceBusyLinks);
-  dev->kernel.init(dev->idle_speed, dev->busy_speed, simgrid::config::get_value<double>("maxmin/precision") *
+  dev->kernel.init(dev->host->get_pstate_speed(kDeviceIdleLinks), dev->host->get_pstate_speed(kDeviceBusyLinks), simgrid::config::get_value<double>("maxmin/precision") *
                                                                       simgrid::config::get_value<double>("surf/precision"));
   const std::string prefix = "r" + std::to_string(rank) + ".";
   for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));

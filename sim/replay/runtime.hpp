@@ -40,9 +40,7 @@ struct DeviceRuntime {
   std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
-  int transfers_moving = 0;                         // transfers whose bytes move now (interference.hpp)
-  double idle_speed = 0, busy_speed = 0;            // its host's pstates kDeviceIdleLinks, kDeviceBusyLinks (FLOP/s)
-  DeviceKernel kernel;                              // compute in progress (device_kernel.hpp)
+  DeviceKernel kernel;                              // compute in progress and its speed (device_kernel.hpp)
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily
