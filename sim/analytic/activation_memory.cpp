@@ -17,6 +17,8 @@ struct Dims {
   double b, s, ctx, t;
 };
 
+bool selective(const ActivationOptions& opt) { return opt.recompute == Recompute::kSelective; }
+
 Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) {
   Dims x{};
   x.tokens = static_cast<double>(gemm_tokens(sh));
@@ -42,7 +44,7 @@ Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
   bytes += x.tokens * x.heads * x.d * x.e;                               // projection input
   if (x.fp8) bytes += x.tokens * x.heads * x.d * x.q;                    // and its FP8 copy
   bytes += x.seq_tokens * x.h * x.mask;                                  // dropout after projection
-  if (opt.recompute == Recompute::kSelective) return bytes;
+  if (selective(opt) && opt.modules.core_attn) return bytes;
   if (opt.flash_attention) return bytes + x.tokens * x.heads * kFp32Bytes;  // log-sum-exp
   const double scores = x.b * x.heads * x.s * x.ctx;
   bytes += scores * x.e;                                                 // softmax output
@@ -57,18 +59,22 @@ Bytes ffn_inner_bytes(const ModelSpec& m, double rows, double width, const Dims&
   return rows * width * (x.e * gated + x.q);
 }
 
-Bytes mlp_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
+Bytes mlp_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
+  if (selective(opt) && opt.modules.mlp) return x.seq_tokens * x.h * (x.e + x.mask);  // input, dropout mask
   Bytes bytes = x.seq_tokens * x.h * (x.e + x.q);                       // norm input, fc1 input
   bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(ffn_hidden_of(m), sh.tp)), x);
   return bytes + x.seq_tokens * x.h * x.mask;                            // dropout mask
 }
 
-Bytes moe_bytes(const ModelSpec& m, const Shard& sh, const Dims& x) {
-  Bytes bytes = 2 * x.seq_tokens * x.h * x.e;                            // norm input, router input
+Bytes moe_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
+  const bool norm_redone = selective(opt) && opt.modules.layernorm, act_redone = selective(opt) && opt.modules.moe_act;
+  Bytes bytes = (norm_redone ? 1 : 2) * x.seq_tokens * x.h * x.e;         // norm input, router input
   bytes += x.seq_tokens * m.moe.experts * kFp32Bytes;                    // router probabilities
   const double rows = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
   bytes += rows * x.h * (x.q + x.e);                                     // expert input and output
-  bytes += ffn_inner_bytes(m, rows, static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp)), x);
+  const double width = static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp));
+  bytes += ffn_inner_bytes(m, rows, width, x);
+  if (act_redone) bytes -= rows * width * x.q;                           // fc2 input: recomputed
   const int64_t shared = static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden;
   if (shared > 0) {
     bytes += ffn_inner_bytes(m, x.tokens, static_cast<double>(ceil_div(shared, sh.tp)), x);
@@ -96,7 +102,7 @@ Bytes korthikanti_layer_bytes(KorthikantiCase row, double s, double b, double h,
 Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {
   const Dims x = dims_of(m, sh, opt);
   if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e;  // the layer input only
-  const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x) : mlp_bytes(m, sh, x);
+  const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x, opt) : mlp_bytes(m, sh, x, opt);
   return attention_bytes(x, opt) + ffn;
 }
 

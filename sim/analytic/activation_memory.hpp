@@ -23,7 +23,8 @@ enum class KorthikantiCase {
                                             double t);
 
 struct ActivationOptions {
-  Recompute recompute = Recompute::kNone;  // none / selective (core attention) / full (whole layer)
+  Recompute recompute = Recompute::kNone;  // none / selective (the modules below) / full (whole layer)
+  RecomputeModules modules;                // what selective recompute drops (sim/model/recompute_ops.hpp)
   bool flash_attention = true;  // fused attention: keeps O and the fp32 log-sum-exp, no s×s tensors
   bool dropout = false;         // keep 1-byte dropout masks (attention probs, after projections)
 };
@@ -44,8 +45,10 @@ struct ActivationOptions {
 //              copy its weight-gradient GEMM reads (1 B, mxfp8 33/32 B) instead of the bf16 tensor:
 //              the QKV and fc1 inputs (the norms' FP8 outputs), fc2 and expert fc1/fc2 inputs; the
 //              projection input stays bf16 for fused attention's backward and adds its FP8 copy.
-//  selective recompute drops the s×ctx tensors (and the log-sum-exp); full recompute keeps only
-//  the layer input T'·h·E. With MHA, ffn=4h, dropout, no flash, 16 bit this reproduces every row
+//  selective recompute drops, per module: core_attn the s×ctx tensors (and the log-sum-exp);
+//  layernorm the MoE router input (the norm's output); moe_act the expert fc2 input; mlp all of a
+//  dense MLP block but its input T'·h·E and dropout mask. Full recompute keeps only the layer
+//  input T'·h·E. With MHA, ffn=4h, dropout, no flash, 16 bit this reproduces every row
 //  of Korthikanti Table 2 exactly (tests check it).
 [[nodiscard]] Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index,
                                            const ActivationOptions& opt);

@@ -17,6 +17,7 @@ namespace {
 ActivationOptions activation_options(const RunSpec& run) {
   ActivationOptions o;
   o.recompute = run.strategy.recompute;
+  o.modules = run.strategy.recompute_modules;
   o.flash_attention = run.flash_attention;
   o.dropout = run.dropout.any();
   return o;

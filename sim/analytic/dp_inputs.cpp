@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/overlap_points.hpp"
 #include "sim/analytic/zero3_streams.hpp"
 
@@ -42,10 +43,9 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     if (c.has_output) z.forward_tail = bt.output.forward, z.backward_head = bwd(bt.output);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const double params = lp.layer[static_cast<size_t>(l)];
-      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
-      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
-      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers))
-        redo = bt.attention.forward + ffn.forward;
+      const bool moe = is_moe_layer(run.model, l);
+      const BlockPassTimes& ffn = moe ? bt.moe : bt.mlp;
+      const double redo = layer_recompute(run, bt, moe, position).seconds;
       Zero3Layer layer;
       layer.gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
       layer.reduce = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
@@ -78,7 +78,6 @@ struct PassItem {
 // layers descending, embedding last), each with its backward kernels and any recompute before them.
 std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
                                      const LayerParams& lp) {
-  const auto& s = run.strategy;
   auto bwd = [](const BlockPassTimes& b) { return b.backward_input + b.weight_grad; };
   std::vector<int> first_position;  // stage position of each chunk's first layer (recompute_layers counts these)
   int position = 0;
@@ -88,11 +87,9 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
     const ChunkLayers& c = chunks[k];
     if (c.has_output) items.push_back({lp.output, bwd(bt.output), k});
     for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
-      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
-      const int at = first_position[k] + (l - c.first_layer);
-      double redo = s.recompute == Recompute::kSelective ? bt.attention_core : 0;
-      if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || at < s.recompute_layers))
-        redo = bt.attention.forward + ffn.forward;
+      const bool moe = is_moe_layer(run.model, l);
+      const BlockPassTimes& ffn = moe ? bt.moe : bt.mlp;
+      const double redo = layer_recompute(run, bt, moe, first_position[k] + (l - c.first_layer)).seconds;
       items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo, k});
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});

@@ -12,6 +12,7 @@
 #include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/dp_inputs.hpp"
 #include "sim/analytic/device_memory.hpp"
+#include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
@@ -64,10 +65,13 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     if (c.has_embedding) out.tp_exposed += tp.reduce;  // vocab-parallel embedding's reduction
     if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
-      const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
-      const int forwards = full ? 2 : 1;
-      for (const BlockPassTimes* b : {&bt.attention, is_moe_layer(run.model, l) ? &bt.moe : &bt.mlp}) {
-        for (int f = 0; f < forwards; ++f) add_tp_block(tp, *b, false, sp, true, out);
+      const bool moe = is_moe_layer(run.model, l);
+      const LayerRecompute redo = layer_recompute(run, bt, moe, position);
+      const int forwards = redo.attention_again ? 2 : 1;  // of the attention (and MoE) block
+      const std::pair<const BlockPassTimes*, bool> blocks[] = {{&bt.attention, redo.attention_again},
+                                                              {moe ? &bt.moe : &bt.mlp, redo.ffn_again}};
+      for (const auto& [b, again] : blocks) {
+        for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(tp, *b, false, sp, true, out);
         add_tp_block(tp, *b, true, sp, true, out);
       }
       if (is_moe_layer(run.model, l)) {

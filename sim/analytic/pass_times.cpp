@@ -1,9 +1,11 @@
 // Per-block and per-stage compute seconds (see pass_times.hpp).
 #include "sim/analytic/pass_times.hpp"
 
-#include "sim/analytic/host_time.hpp"
+#include <algorithm>
 
 #include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/host_time.hpp"
+#include "sim/analytic/layer_recompute.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/grad_accumulation.hpp"
@@ -12,6 +14,7 @@
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/optimizer_ops.hpp"
 #include "sim/model/params.hpp"
+#include "sim/model/recompute_ops.hpp"
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
@@ -75,10 +78,15 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   return t;
 }
 
-bool is_core(const std::string& name) {
-  for (const char* core : {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})
-    if (name.rfind(core, 0) == 0) return true;
-  return false;
+// The forward kernels of one block that selective recompute re-runs, by the run's modules.
+RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const RunSpec& run) {
+  RedoTimes r;
+  for (const Kernel& k : fwd) {
+    if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules)) continue;
+    r.seconds += kernel_time(k, run.platform.accelerator);
+    r.launches += std::max(1, k.launches);
+  }
+  return r;
 }
 
 // A layer block's collectives, each one launch per pass: the TP reduction (and with SP the
@@ -147,20 +155,23 @@ BlockTimes block_times(const RunSpec& run) {
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
   BlockTimes t;
-  const std::vector<Kernel> attention = attention_forward(m, sh);
+  const std::vector<Kernel> attention = attention_forward(m, sh), mlp = mlp_forward(m, sh);
   t.attention = pass_times(attention, attention_backward(m, sh), run);
-  t.mlp = pass_times(mlp_forward(m, sh), mlp_backward(m, sh), run);
-  if (m.is_moe()) t.moe = pass_times(moe_forward(m, sh), moe_backward(m, sh), run);
+  t.mlp = pass_times(mlp, mlp_backward(m, sh), run);
+  t.attention_redo = redo_times(attention, LayerBlock::kAttention, run);
+  t.mlp_redo = redo_times(mlp, LayerBlock::kMlp, run);
+  if (m.is_moe()) {
+    const std::vector<Kernel> moe = moe_forward(m, sh);
+    t.moe = pass_times(moe, moe_backward(m, sh), run);
+    t.moe_redo = redo_times(moe, LayerBlock::kMoe, run);
+  }
   add_collective_launches(t.attention, run, false);
   add_collective_launches(t.mlp, run, false);
   add_collective_launches(t.moe, run, true);
   t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
   t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
-  for (const Kernel& k : attention) {
-    const Seconds time = kernel_time(k, run.platform.accelerator);
-    if (is_core(k.name)) t.attention_core += time, ++t.attention_core_launches;
-    if (k.cls == KernelClass::kAttention) t.attention_kernel += time;
-  }
+  for (const Kernel& k : attention)
+    if (k.cls == KernelClass::kAttention) t.attention_kernel += kernel_time(k, run.platform.accelerator);
   return t;
 }
 
@@ -183,16 +194,9 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       add(out, ffn);
       if (moe && dispatch_syncs(run)) pass.add_synced(ffn, run.framework.host);
       else pass.add(ffn);
-      double recompute = 0;
-      int recompute_launches = 0;
-      if (s.recompute == Recompute::kSelective) recompute = t.attention_core, recompute_launches = t.attention_core_launches;
-      const bool full = s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers);
-      if (full) {
-        recompute = t.attention.forward + ffn.forward;
-        recompute_launches = t.attention.forward_launches + ffn.forward_launches;
-      }
-      out.recompute += recompute;
-      pass.add_recompute(recompute, recompute_launches);
+      const LayerRecompute redo = layer_recompute(run, t, moe, position);
+      out.recompute += redo.seconds;
+      pass.add_recompute(redo.seconds, redo.launches);
     }
     if (c.has_output) add(out, t.output), pass.add(t.output);
     add_host_time(out, run, c, pass);

@@ -30,10 +30,17 @@ struct BlockPassTimes {
   int forward_launches_before_dispatch = 0;
 };
 
+// The forward kernels selective recompute re-runs in one block (sim/model/recompute_ops.hpp).
+struct RedoTimes {
+  double seconds = 0;
+  int launches = 0;
+};
+
 struct BlockTimes {
   BlockPassTimes attention, mlp, moe, embedding, output;
-  double attention_core = 0;    // unfused attention's scores..context forward (selective recompute), seconds
-  int attention_core_launches = 0;  // its kernels
+  // Selective recompute per layer block, by the run's recompute_modules (0 when none applies; the
+  // mlp module's TP collectives are the block's forward ones, not counted here).
+  RedoTimes attention_redo, mlp_redo, moe_redo;
   double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
 };
 
@@ -48,8 +55,7 @@ struct StageCompute {
 };
 
 // Sums over the chunks of one stage: layers (dense or MoE), embedding, output; recompute per the
-// run's policy (full: the forward of the first recompute_layers layers, or all; selective: the
-// attention core of every layer); the optimizer step over the device's (ZeRO-sharded) parameters.
+// run's policy (sim/analytic/layer_recompute.hpp); the optimizer step over the device's (ZeRO-sharded) parameters.
 [[nodiscard]] StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks);
 
 }  // namespace trainsim

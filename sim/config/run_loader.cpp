@@ -8,6 +8,7 @@
 #include "sim/config/plausible_ranges.hpp"
 #include "sim/config/run_keys.hpp"
 #include "sim/config/run_rules.hpp"
+#include "sim/config/run_writer.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
 #include "sim/core/error.hpp"
@@ -66,6 +67,34 @@ void read_keep_in_domain(MapReader& r, std::vector<std::string>* out) {
   }
 }
 
+// strategy.recompute_modules: what selective recompute re-runs, each module named once; only with
+// recompute: selective (Megatron-Core ignores --recompute-modules otherwise: refused here instead).
+void read_recompute_modules(MapReader& r, StrategySpec* st) {
+  if (!r.has("recompute_modules")) return;
+  const std::string expected = "a list naming each of core_attn, layernorm, moe_act, mlp at most once, e.g. [core_attn, moe_act]";
+  if (st->recompute != Recompute::kSelective)
+    r.fail("recompute_modules", "applies to selective recompute only, but strategy.recompute is " +
+           std::string(recompute_name(st->recompute)), r.text_of("recompute_modules"),
+           "recompute: selective, or no recompute_modules");
+  RecomputeModules m;
+  m.core_attn = false;
+  std::vector<std::string> seen;
+  for (const YAML::Node& item : r.list("recompute_modules", Need::kOptional)) {
+    const std::string name = item.IsScalar() ? item.Scalar() : describe_node(item);
+    bool* flag = name == "core_attn" ? &m.core_attn
+                 : name == "layernorm" ? &m.layernorm
+                 : name == "moe_act"   ? &m.moe_act
+                 : name == "mlp"       ? &m.mlp
+                                       : nullptr;
+    if (!flag) r.fail("recompute_modules", "'" + name + "' is not a module trainsim recomputes", r.text_of("recompute_modules"), expected);
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      r.fail("recompute_modules", "names " + name + " twice", r.text_of("recompute_modules"), expected);
+    seen.push_back(name);
+    *flag = true;
+  }
+  st->recompute_modules = m;
+}
+
 void read_strategy(MapReader& run, StrategySpec* st) {
   auto r = run.map("strategy", Need::kOptional, strategy_keys().keys());
   if (!r) return;
@@ -73,6 +102,7 @@ void read_strategy(MapReader& run, StrategySpec* st) {
   read_stage_layers(*r, &st->stage_layers);
   if (r->has("mesh_order")) check_mesh_order(*r, st->mesh_order);
   read_keep_in_domain(*r, &st->keep_in_domain);
+  read_recompute_modules(*r, st);
   if (auto o = r->map("overlap", Need::kOptional, overlap_keys().keys())) overlap_keys().read(*o, st->overlap, nullptr);
 }
 

@@ -12,7 +12,7 @@
 //   strategy: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, sequence_parallel: true,
 //              schedule: 1f1b, virtual_stages: 1, first_stage_layers: 0, last_stage_layers: 0,
 //              stage_layers: [], account_for_embedding: false, account_for_loss: false,
-//              zero_stage: 1, recompute: selective,
+//              zero_stage: 1, recompute: selective, recompute_modules: [core_attn],
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp, keep_in_domain: [tp, ep],
 //              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
@@ -41,6 +41,17 @@ namespace trainsim {
 enum class Recompute { kNone, kSelective, kFull };
 enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
 
+// What selective recompute re-runs in the backward (Megatron-Core `--recompute-modules`, used with
+// `--recompute-granularity selective`; its default is core_attn alone). Each module drops what it
+// recomputes from the activation memory (sim/analytic/activation_memory.hpp) and re-runs its
+// kernels before the block's backward (sim/model/recompute_ops.hpp).
+struct RecomputeModules {
+  bool core_attn = true;   // unfused attention's scores..context (and fused attention's log-sum-exp)
+  bool layernorm = false;  // the norm before each MoE block (the other norms are fused into their Linear)
+  bool moe_act = false;    // the experts' activation function (and, in 8-bit runs, its quantization)
+  bool mlp = false;        // a dense layer's whole MLP block, norm to fc2
+};
+
 struct OverlapSpec {
   bool dp_grad_reduce = true;     // gradient reduction in buckets overlaps backward
   bool zero_param_gather = true;  // ZeRO parameter all-gather prefetched, overlapping compute
@@ -68,6 +79,7 @@ struct StrategySpec {
   bool account_for_loss = false;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
+  RecomputeModules recompute_modules;            // what selective recompute re-runs
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
   Offload offload = Offload::kNone;
   Bytes grad_bucket_size = 40e6;                 // DP gradient bucket, bytes (Megatron default 40M elements*?)

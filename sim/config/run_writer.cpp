@@ -67,6 +67,11 @@ std::string keep_in_domain_line(const std::vector<std::string>& dims) {
   return line + "]";
 }
 
+std::string recompute_modules_line(const StrategySpec& s) {
+  if (s.recompute != Recompute::kSelective) return "";
+  return "\n  recompute_modules: [" + recompute_module_list(s.recompute_modules) + "]";
+}
+
 void write_strategy(std::ostream& out, const StrategySpec& s) {
   out << "strategy:\n"
       << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
@@ -76,7 +81,7 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  account_for_embedding: " << yes_no(s.account_for_embedding)
       << "\n  account_for_loss: " << yes_no(s.account_for_loss)
       << "\n  zero_stage: " << s.zero_stage
-      << "\n  recompute: " << recompute_name(s.recompute) << "\n  recompute_layers: " << s.recompute_layers
+      << "\n  recompute: " << recompute_name(s.recompute) << recompute_modules_line(s) << "\n  recompute_layers: " << s.recompute_layers
       << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
       << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)
       << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
@@ -88,6 +93,17 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
 }  // namespace
 
 const char* recompute_name(Recompute r) { return name_in(recompute_names(), r); }
+std::string recompute_module_list(const RecomputeModules& m) {
+  std::string list;
+  auto add = [&list](bool on, const char* name) {
+    if (on) list += (list.empty() ? "" : ", ") + std::string(name);
+  };
+  add(m.core_attn, "core_attn");
+  add(m.layernorm, "layernorm");
+  add(m.moe_act, "moe_act");
+  add(m.mlp, "mlp");
+  return list;
+}
 const char* offload_name(Offload o) { return name_in(offload_names(), o); }
 
 std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const std::string& comment) {

@@ -18,6 +18,8 @@ struct RunReferencesText {
 
 // The names a run YAML spells these values with (the loader reads the same spellings).
 [[nodiscard]] const char* recompute_name(Recompute r);
+// The selective-recompute modules that are on, comma-separated, in a fixed order ("" for none).
+[[nodiscard]] std::string recompute_module_list(const RecomputeModules& m);
 [[nodiscard]] const char* offload_name(Offload o);
 
 }  // namespace trainsim

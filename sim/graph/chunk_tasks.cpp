@@ -70,11 +70,20 @@ void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
   emit_block_forward(ctx, ffn, forward_rules(ctx, ffn), mb, layer, role);
 }
 
+// Selective recompute re-runs a block's picked forward kernels before its backward (a dense MLP
+// block with its TP collectives; the attention core and the MoE norm/activation with none).
+void redo_before_backward(BuildContext& ctx, const BlockTemplate& redo, int layer, int mb, BackwardPart part) {
+  if (redo.forward.empty() || part == BackwardPart::kWeightGrad) return;
+  const BlockRules rules = &redo == &ctx.kernels.mlp_redo ? forward_rules(ctx, redo) : BlockRules{};
+  emit_block_forward(ctx, redo, rules, mb, layer, TaskRole::kRecompute);
+}
+
 TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
   const BlockTemplate& ffn = ffn_block(ctx, layer);
+  redo_before_backward(ctx, is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_redo : ctx.kernels.mlp_redo, layer,
+                       mb, part);
   emit_block_backward(ctx, ffn, backward_rules(ctx, ffn), mb, layer, part);
-  if (ctx.run.strategy.recompute == Recompute::kSelective && part != BackwardPart::kWeightGrad)
-    emit_block_forward(ctx, ctx.kernels.attention_core, BlockRules{}, mb, layer, TaskRole::kRecompute);
+  redo_before_backward(ctx, ctx.kernels.attention_redo, layer, mb, part);
   return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
 }
 

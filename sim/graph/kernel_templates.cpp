@@ -11,6 +11,7 @@
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/optimizer_ops.hpp"
 #include "sim/model/params.hpp"
+#include "sim/model/recompute_ops.hpp"
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
@@ -86,6 +87,21 @@ BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kerne
   return b;
 }
 
+// The forward kernels of `block` that selective recompute re-runs (sim/model/recompute_ops.hpp).
+BlockTemplate redo_block(const BlockTemplate& block, LayerBlock kind, const RunSpec& run, const StageGraph& graph) {
+  BlockTemplate redo;
+  if (run.strategy.recompute != Recompute::kSelective) return redo;
+  for (size_t i = 0; i < block.forward.size(); ++i) {
+    if (!selectively_recomputed(graph.label_text(block.forward[i].label), kind, run.strategy.recompute_modules)) continue;
+    Task t = block.forward[i];
+    t.role = TaskRole::kRecompute;
+    redo.forward.push_back(t);
+    if (!block.forward_extra_launches.empty()) redo.forward_extra_launches.push_back(block.forward_extra_launches[i]);
+  }
+  set_marks(redo, graph);
+  return redo;
+}
+
 int first_layer_of_kind(const ModelSpec& m, bool moe) {
   for (int l = 0; l < m.layers; ++l)
     if (is_moe_layer(m, l) == moe) return l;
@@ -106,13 +122,13 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   KernelTemplates k;
   k.attention = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
   k.mlp = make_block(mlp_forward(m, sh), mlp_backward(m, sh), run, graph);
-  for (const Task& t : k.attention.forward) {
-    const std::string& name = graph.label_text(t.label);
-    for (const char* core : {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})
-      if (name.rfind(core, 0) == 0) k.attention_core.forward.push_back(t);
+  k.attention_redo = redo_block(k.attention, LayerBlock::kAttention, run, graph);
+  k.mlp_redo = redo_block(k.mlp, LayerBlock::kMlp, run, graph);
+  if (m.is_moe()) {
+    k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
+    k.moe_redo = redo_block(k.moe, LayerBlock::kMoe, run, graph);
+    k.moe_redo.forward_marks = BlockMarks{};  // re-runs no dispatch: no EP region, no host sync
   }
-  set_marks(k.attention_core, graph);
-  if (m.is_moe()) k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);
   const auto& s = run.strategy;

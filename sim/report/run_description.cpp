@@ -93,6 +93,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
       << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";
   out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute);
+  if (s.recompute == Recompute::kSelective) out << " [" << recompute_module_list(s.recompute_modules) << "]";
   if (!s.grad_accumulation_fusion) out << ", unfused gradient accumulation";
   out << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "

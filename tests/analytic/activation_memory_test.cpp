@@ -97,3 +97,24 @@ TEST_CASE("an MoE layer stores the routed rows of its local experts", "[analytic
   //   expert input+output 2·128·64·2 = 32,768; act+fc2 input 2·128·32·2 = 16,384 → 66,560.
   CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == 49152.0 + 66560.0);
 }
+
+TEST_CASE("each selective recompute module drops what it re-runs", "[analytic][recompute]") {
+  // The MoE layer of the case above: 49,152 (attention) + 66,560 (MoE part).
+  ModelSpec m = trainsim::test::tiny_gpt();
+  m.moe.experts = 4;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 32;
+  ActivationOptions o;
+  o.recompute = Recompute::kSelective;
+  o.modules.layernorm = true;  // the router input (norm output) 64·64·2 = 8,192 goes
+  CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == 49152.0 + 66560.0 - 8192.0);
+  o.modules.moe_act = true;    // and the expert fc2 input 128·32·2 = 8,192
+  CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == 49152.0 + 66560.0 - 16384.0);
+  o.recompute = Recompute::kNone;  // modules apply to selective recompute only: + log-sum-exp 64·4·4
+  CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == 49152.0 + 1024.0 + 66560.0);
+  // A dense layer with the mlp module keeps only the MLP's input 64·64·2 = 8,192 of its MLP part.
+  ActivationOptions dense;
+  dense.recompute = Recompute::kSelective;
+  dense.modules.mlp = true;
+  CHECK(layer_activation_bytes(trainsim::test::tiny_gpt(), shard(2, 32), 0, dense) == 49152.0 + 8192.0);
+}

@@ -29,6 +29,10 @@ TEST_CASE("a valid run loads with every field as written", "[config]") {
   CHECK(s.virtual_stages == 2);
   CHECK(s.zero_stage == 3);
   CHECK(s.recompute == Recompute::kSelective);
+  CHECK(s.recompute_modules.core_attn);
+  CHECK(s.recompute_modules.moe_act);
+  CHECK_FALSE(s.recompute_modules.layernorm);
+  CHECK_FALSE(s.recompute_modules.mlp);
   CHECK(s.recompute_layers == 2);
   CHECK(s.offload == Offload::kOptimizer);
   CHECK(s.grad_bucket_size == 25.0 * 1024 * 1024);  // 25 MiB

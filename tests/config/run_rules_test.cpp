@@ -187,3 +187,25 @@ TEST_CASE("strategy.keep_in_domain names parallel dimensions, each once", "[conf
   const ConfigError twice = run_error("keep-2x.yaml", "strategy: {tp: 4, dp: 2, keep_in_domain: [ep, ep]}");
   CHECK_THAT(twice.what(), Catch::Contains("names ep twice"));
 }
+
+TEST_CASE("strategy.recompute_modules names known modules once, with selective recompute only", "[config]") {
+  const std::string expected = "valid: a list naming each of core_attn, layernorm, moe_act, mlp at most once, e.g. "
+                               "[core_attn, moe_act]";
+  const ConfigError unknown =
+      run_error("modules-xx.yaml", "strategy: {tp: 4, dp: 2, recompute: selective, recompute_modules: [moe]}");
+  CHECK(unknown.line() == 8);
+  CHECK(unknown.key_path() == "strategy.recompute_modules");
+  CHECK_THAT(unknown.what(), Catch::Contains("'moe' is not a module trainsim recomputes"));
+  CHECK_THAT(unknown.what(), Catch::EndsWith(expected));
+  const ConfigError twice =
+      run_error("modules-2x.yaml", "strategy: {tp: 4, dp: 2, recompute: selective, recompute_modules: [mlp, mlp]}");
+  CHECK_THAT(twice.what(), Catch::Contains("names mlp twice"));
+  const ConfigError full =
+      run_error("modules-full.yaml", "strategy: {tp: 4, dp: 2, recompute: full, recompute_modules: [mlp]}");
+  CHECK(full.key_path() == "strategy.recompute_modules");
+  CHECK_THAT(full.what(), Catch::Contains("applies to selective recompute only, but strategy.recompute is full"));
+  const RunSpec ok = load_run(
+      write_yaml("modules-ok.yaml", run_yaml("strategy: {tp: 4, dp: 2, recompute: selective, recompute_modules: [mlp]}")));
+  CHECK(ok.strategy.recompute_modules.mlp);
+  CHECK_FALSE(ok.strategy.recompute_modules.core_attn);  // a written list replaces the default
+}
