@@ -43,15 +43,15 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     if (c.has_output) z.forward_tail = bt.output.forward, z.backward_head = bwd(bt.output);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const double params = lp.layer[static_cast<size_t>(l)];
-      const bool moe = is_moe_layer(run.model, l);
-      const BlockPassTimes& ffn = moe ? bt.moe : bt.mlp;
-      const double redo = layer_recompute(run, bt, moe, position).seconds;
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
+      const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
+      const double redo = layer_recompute(run, bt, l, position).seconds;
       Zero3Layer layer;
       layer.gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
       layer.reduce = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
-      layer.forward = bt.attention.forward + ffn.forward + waits;
-      layer.backward = bwd(bt.attention) + bwd(ffn) + redo + waits;
-      if (split) layer.weight = bt.attention.weight_grad + ffn.weight_grad;
+      layer.forward = attention.forward + ffn.forward + waits;
+      layer.backward = bwd(attention) + bwd(ffn) + redo + waits;
+      if (split) layer.weight = attention.weight_grad + ffn.weight_grad;
       z.layers.push_back(layer);
     }
     stage.push_back(z);
@@ -87,10 +87,10 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
     const ChunkLayers& c = chunks[k];
     if (c.has_output) items.push_back({lp.output, bwd(bt.output), k});
     for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
-      const bool moe = is_moe_layer(run.model, l);
-      const BlockPassTimes& ffn = moe ? bt.moe : bt.mlp;
-      const double redo = layer_recompute(run, bt, moe, first_position[k] + (l - c.first_layer)).seconds;
-      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(bt.attention) + bwd(ffn) + redo, k});
+      const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
+      const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
+      const double redo = layer_recompute(run, bt, l, first_position[k] + (l - c.first_layer)).seconds;
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(attention) + bwd(ffn) + redo, k});
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
@@ -106,7 +106,9 @@ std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, co
     if (c.has_embedding) items.push_back({lp.embedding, bt.embedding.forward, k});
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l)
       items.push_back({lp.layer[static_cast<size_t>(l)],
-                       bt.attention.forward + (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward, k});
+                       bt.attention_of(is_window_layer(run.model, l)).forward +
+                           (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward,
+                       k});
     if (c.has_output) items.push_back({lp.output, bt.output.forward, k});
   }
   return items;

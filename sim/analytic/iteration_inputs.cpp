@@ -66,9 +66,10 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const bool moe = is_moe_layer(run.model, l);
-      const LayerRecompute redo = layer_recompute(run, bt, moe, position);
+      const LayerRecompute redo = layer_recompute(run, bt, l, position);
       const int forwards = redo.attention_again ? 2 : 1;  // of the attention (and MoE) block
-      const std::pair<const BlockPassTimes*, bool> blocks[] = {{&bt.attention, redo.attention_again},
+      const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
+      const std::pair<const BlockPassTimes*, bool> blocks[] = {{&attention, redo.attention_again},
                                                               {moe ? &bt.moe : &bt.mlp, redo.ffn_again}};
       for (const auto& [b, again] : blocks) {
         for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(tp, *b, false, sp, true, out);

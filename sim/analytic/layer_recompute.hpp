@@ -17,7 +17,8 @@ struct LayerRecompute {
   bool ffn_again = false;         // the FFN (MLP or MoE) block's forward collectives run again
 };
 
-// `position`: the layer's index inside its stage, chunk by chunk (recompute_layers counts these).
-[[nodiscard]] LayerRecompute layer_recompute(const RunSpec& run, const BlockTimes& t, bool moe, int position);
+// `layer`: the model's layer index; `position`: its index inside its stage, chunk by chunk
+// (recompute_layers counts these).
+[[nodiscard]] LayerRecompute layer_recompute(const RunSpec& run, const BlockTimes& t, int layer, int position);
 
 }  // namespace trainsim

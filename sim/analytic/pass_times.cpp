@@ -160,6 +160,14 @@ BlockTimes block_times(const RunSpec& run) {
   t.mlp = pass_times(mlp, mlp_backward(m, sh), run);
   t.attention_redo = redo_times(attention, LayerBlock::kAttention, run);
   t.mlp_redo = redo_times(mlp, LayerBlock::kMlp, run);
+  if (m.sliding_window > 0) {
+    Shard windowed = sh;
+    windowed.window = m.sliding_window;
+    const std::vector<Kernel> window_fwd = attention_forward(m, windowed);
+    t.attention_window = pass_times(window_fwd, attention_backward(m, windowed), run);
+    t.attention_window_redo = redo_times(window_fwd, LayerBlock::kAttention, run);
+    add_collective_launches(t.attention_window, run, false);
+  }
   if (m.is_moe()) {
     const std::vector<Kernel> moe = moe_forward(m, sh);
     t.moe = pass_times(moe, moe_backward(m, sh), run);
@@ -190,11 +198,12 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       layers.push_back(l);
       const bool moe = is_moe_layer(run.model, l);
       const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
-      add(out, t.attention), pass.add(t.attention);
+      const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
+      add(out, attention), pass.add(attention);
       add(out, ffn);
       if (moe && dispatch_syncs(run)) pass.add_synced(ffn, run.framework.host);
       else pass.add(ffn);
-      const LayerRecompute redo = layer_recompute(run, t, moe, position);
+      const LayerRecompute redo = layer_recompute(run, t, l, position);
       out.recompute += redo.seconds;
       pass.add_recompute(redo.seconds, redo.launches);
     }

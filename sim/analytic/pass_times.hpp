@@ -41,6 +41,10 @@ struct BlockTimes {
   // Selective recompute per layer block, by the run's recompute_modules (0 when none applies; the
   // mlp module's TP collectives are the block's forward ones, not counted here).
   RedoTimes attention_redo, mlp_redo, moe_redo;
+  // The attention block of sliding-window layers (ModelSpec::sliding_window) and its recompute.
+  BlockPassTimes attention_window;
+  RedoTimes attention_window_redo;
+  [[nodiscard]] const BlockPassTimes& attention_of(bool window) const { return window ? attention_window : attention; }
   double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
 };
 

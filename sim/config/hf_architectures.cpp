@@ -3,6 +3,7 @@
 // keys take those classes' defaults. Every family here is a pre-norm decoder with RMSNorm, rotary
 // positions and a gated (SwiGLU-style) FFN. A feature the schema cannot express becomes a note.
 #include <map>
+#include <vector>
 
 #include "sim/config/hf_config.hpp"
 #include "sim/config/model_keys.hpp"
@@ -59,9 +60,10 @@ YAML::Node moe_node(int experts, int top_k, int expert_ffn, int shared, int firs
 
 void map_llama(const HfConfig& c, HfModel& out) { map_decoder(c, out); }
 
+// Mistral's sliding_window (null in Mixtral) applies to every layer.
 void map_mistral(const HfConfig& c, HfModel& out) {
   map_decoder(c, out);
-  note_sliding_window(c, out, true);
+  if (c.has("sliding_window")) out.model["sliding_window"] = c.integer("sliding_window", 1);
 }
 
 void map_mixtral(const HfConfig& c, HfModel& out) {
@@ -145,6 +147,25 @@ void map_deepseek_v3(const HfConfig& c, HfModel& out) {
                         "): not modelled; routing is taken as balanced");
 }
 
+// layer_types ("sliding_attention" / "full_attention" per layer) as sliding_window and
+// full_attention_every: full layers exactly at k-1, 2k-1, ... (k = 0: none); another pattern is noted.
+void map_layer_windows(const HfConfig& c, HfModel& out) {
+  if (!c.has("sliding_window")) return;
+  std::vector<bool> full;
+  for (const YAML::Node& t : c.root()["layer_types"]) full.push_back(t.IsScalar() && t.Scalar() == "full_attention");
+  int every = 0;
+  for (size_t i = 0; i < full.size() && every == 0; ++i)
+    if (full[i]) every = static_cast<int>(i) + 1;
+  for (size_t i = 0; i < full.size(); ++i) {
+    if (full[i] == (every > 0 && (i + 1) % static_cast<size_t>(every) == 0)) continue;
+    out.notes.push_back("layer_types: a pattern of sliding and full layers that is not every k-th layer full: "
+                        "modelled as full causal attention in every layer");
+    return;
+  }
+  out.model["sliding_window"] = c.integer("sliding_window", 1);
+  out.model["full_attention_every"] = every;
+}
+
 // GPT-OSS: every layer is MoE; half the layers use a 128-token sliding window; attention sinks.
 void map_gpt_oss(const HfConfig& c, HfModel& out) {
   map_decoder(c, out);
@@ -152,11 +173,7 @@ void map_gpt_oss(const HfConfig& c, HfModel& out) {
   const std::string top_key = c.has("num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
   const int top_k = c.integer(top_key, 1, experts);
   out.model["moe"] = moe_node(experts, top_k, c.integer("intermediate_size", 1, kMaxWidth), 0, 0, 1);
-  int sliding = 0;
-  for (const YAML::Node& t : c.root()["layer_types"]) sliding += t.IsScalar() && t.Scalar() == "sliding_attention";
-  if (sliding > 0 || c.has("sliding_window"))
-    out.notes.push_back(std::to_string(sliding) + " sliding-window layer(s) (sliding_window " + c.text("sliding_window") +
-                        "): modelled as full causal attention (slower beyond the window)");
+  map_layer_windows(c, out);
   out.notes.push_back("attention sinks (a learned logit per head in the softmax): not modelled (elementwise)");
 }
 

@@ -31,6 +31,12 @@ std::vector<KeyEntry<M>> model_entries() {
       enum_key<M>("position_embedding", &M::position_embedding, opt, position_embedding_names(),
                   "rotary in every layer, a learned table added to the embedding, or ALiBi (a bias inside the "
                   "score GEMM)"),
+      int_key<M>("sliding_window", &M::sliding_window, opt, 0, INT_MAX,
+                 "keys a query attends to at most (itself and those before it): sliding-window attention; 0 = full "
+                 "causal attention"),
+      int_key<M>("full_attention_every", &M::full_attention_every, opt, 0, INT_MAX,
+                 "with sliding_window, every k-th layer (k, 2k, ... counting from 1) attends to the whole context "
+                 "(GPT-OSS: 2); 0 = every layer windowed"),
       custom_key<M>("moe", opt, "a map with the `moe.*` keys", "mixture of experts; absent or experts 0: dense"),
   };
 }

@@ -41,6 +41,9 @@ void apply_defaults(MapReader& r, ModelSpec* m) {
     }
     m->head_dim = m->hidden / m->heads;
   }
+  if (m->full_attention_every > 0 && m->sliding_window == 0)
+    r.fail("full_attention_every", "needs a sliding_window for the other layers", std::to_string(m->full_attention_every),
+           "0, or set sliding_window (keys per query) as well");
   if (m->ffn_hidden == 0) m->ffn_hidden = 4 * m->hidden;
   if (m->moe.experts > 0 && m->moe.expert_ffn_hidden == 0) m->moe.expert_ffn_hidden = m->ffn_hidden;
 }

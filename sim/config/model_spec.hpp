@@ -41,6 +41,12 @@ struct ModelSpec {
   bool tied_embeddings = false;    // output layer shares the input embedding
   NormKind norm = NormKind::kLayerNorm;
   PositionEmbedding position_embedding = PositionEmbedding::kRope;
+  // Sliding-window attention (Mistral 7B, GPT-OSS): a query attends to at most this many keys,
+  // itself and the ones before it; 0 = full causal attention.
+  int sliding_window = 0;
+  // With a sliding window, every k-th layer (the k-th, 2k-th, ..., counting from 1) attends to the
+  // whole context instead (GPT-OSS: 2, Megatron-Core's window_attn_skip_freq); 0 = every layer windowed.
+  int full_attention_every = 0;
   MoeSpec moe;                     // moe.experts == 0 for dense models
   // What the model's source said that this schema cannot express, and how it is taken instead
   // (a Hugging Face config.json's MLA, sliding windows, ...; sim/config/hf_architectures.cpp).

@@ -72,6 +72,10 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
                 valid.end());
     src.fail_at("strategy.cp", "must divide seq_len (" + str(run.seq_len) + ")", str(s.cp), list_numbers(valid));
   }
+  if (s.cp > 1 && m.sliding_window > 0) {
+    src.fail_at("strategy.cp", "splits a model with sliding-window attention (sliding_window " + str(m.sliding_window) +
+                "), which trainsim's context-parallel ring does not model", str(s.cp), "1");
+  }
   if (s.recompute_layers > m.layers) {
     src.fail_at("strategy.recompute_layers", "exceeds the model's " + str(m.layers) + " layers",
                 str(s.recompute_layers), "an integer in 0.." + str(m.layers) + " (0 = every layer)");

@@ -27,6 +27,10 @@ void add_send(BuildContext& ctx, int offset, int mb, const char* label) {
   if (!ctx.run.strategy.overlap.pp_comm) ctx.pending.push_back(send);
 }
 
+const BlockTemplate& attention_block(const BuildContext& ctx, int layer) {
+  return is_window_layer(ctx.run.model, layer) ? ctx.kernels.attention_window : ctx.kernels.attention;
+}
+
 const BlockTemplate& ffn_block(const BuildContext& ctx, int layer) {
   return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe : ctx.kernels.mlp;
 }
@@ -65,7 +69,8 @@ bool recomputes(const BuildContext& ctx, int chunk, int layer) {
 }
 
 void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
-  emit_block_forward(ctx, ctx.kernels.attention, forward_rules(ctx, ctx.kernels.attention), mb, layer, role);
+  const BlockTemplate& attention = attention_block(ctx, layer);
+  emit_block_forward(ctx, attention, forward_rules(ctx, attention), mb, layer, role);
   const BlockTemplate& ffn = ffn_block(ctx, layer);
   emit_block_forward(ctx, ffn, forward_rules(ctx, ffn), mb, layer, role);
 }
@@ -83,8 +88,10 @@ TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
   redo_before_backward(ctx, is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_redo : ctx.kernels.mlp_redo, layer,
                        mb, part);
   emit_block_backward(ctx, ffn, backward_rules(ctx, ffn), mb, layer, part);
-  redo_before_backward(ctx, ctx.kernels.attention_redo, layer, mb, part);
-  return emit_block_backward(ctx, ctx.kernels.attention, backward_rules(ctx, ctx.kernels.attention), mb, layer, part);
+  const bool window = is_window_layer(ctx.run.model, layer);
+  redo_before_backward(ctx, window ? ctx.kernels.attention_window_redo : ctx.kernels.attention_redo, layer, mb, part);
+  const BlockTemplate& attention = attention_block(ctx, layer);
+  return emit_block_backward(ctx, attention, backward_rules(ctx, attention), mb, layer, part);
 }
 
 }  // namespace

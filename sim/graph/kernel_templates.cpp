@@ -123,6 +123,12 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   k.attention = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
   k.mlp = make_block(mlp_forward(m, sh), mlp_backward(m, sh), run, graph);
   k.attention_redo = redo_block(k.attention, LayerBlock::kAttention, run, graph);
+  if (m.sliding_window > 0) {
+    Shard windowed = sh;
+    windowed.window = m.sliding_window;
+    k.attention_window = make_block(attention_forward(m, windowed), attention_backward(m, windowed), run, graph);
+    k.attention_window_redo = redo_block(k.attention_window, LayerBlock::kAttention, run, graph);
+  }
   k.mlp_redo = redo_block(k.mlp, LayerBlock::kMlp, run, graph);
   if (m.is_moe()) {
     k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);

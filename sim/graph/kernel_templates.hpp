@@ -30,10 +30,12 @@ struct BlockTemplate {
 
 struct KernelTemplates {
   BlockTemplate attention, mlp, moe, embedding, output;
+  // The attention block of the model's sliding-window layers (empty without a window).
+  BlockTemplate attention_window;
   // Forward only: what selective recompute re-runs before each block's backward, by the run's
   // recompute_modules (sim/model/recompute_ops.hpp); empty when nothing is (e.g. core_attn with
   // flash attention, whose backward kernel recomputes the scores itself).
-  BlockTemplate attention_redo, mlp_redo, moe_redo;
+  BlockTemplate attention_redo, attention_window_redo, mlp_redo, moe_redo;
   Task optimizer;              // optimizer step over this device's parameter shard
   Bytes dense_layer_params = 0;  // parameters of one dense layer on this device (count)
   Bytes moe_layer_params = 0;    // parameters of one MoE layer on this device (count)

@@ -1,5 +1,8 @@
 #include "sim/model/attention_ops.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 
@@ -11,8 +14,12 @@ constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row a
 constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
 constexpr double kAttentionMaskBytes = 1;               // a dropout mask keeps one byte per element
 
+// Query rows (and key columns) of one block of fused attention: FlashAttention-2 picks blocks of
+// 64 or 128 (Dao 2023, arXiv 2307.08691, Sec. 3.3); 128 assumed (unconfirmed for cuDNN's kernels).
+constexpr double kFlashTile = 128;
+
 struct AttentionDims {
-  double b, s, ctx, d, heads, kv_heads, h;
+  double b, s, ctx, window, d, heads, kv_heads, h;
   double tokens, seq_tokens;
   Precision gemm_p, act_p;  // weight GEMMs; attention's own math and the tensors around it
   double act_bytes;
@@ -24,6 +31,7 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.b = static_cast<double>(sh.micro_batch);
   a.s = static_cast<double>(sh.seq);
   a.ctx = static_cast<double>(sh.context);
+  a.window = static_cast<double>(sh.window);
   a.d = static_cast<double>(head_dim_of(m));
   a.heads = static_cast<double>(local_heads(m, sh));
   a.kv_heads = static_cast<double>(local_kv_heads(m, sh));
@@ -45,6 +53,15 @@ int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
 // A 1-byte dropout mask as a fraction of one activation element.
 double mask_fraction(const AttentionDims& a) { return kAttentionMaskBytes / a.act_bytes; }
 
+// Keys one query's fused attention computes scores for: half the context under the causal mask;
+// with a sliding window of W keys, the key blocks a block of queries spans (its W keys back plus
+// the diagonal block: ceil((W - 1) / tile) + 1 blocks), never more than the causal half.
+double visited_keys(const AttentionDims& a) {
+  const double causal = kCausalFraction * a.ctx;
+  if (a.window <= 0) return causal;
+  return std::min(causal, kFlashTile * (std::ceil((a.window - 1) / kFlashTile) + 1));
+}
+
 // What both passes of fused attention share: `flops_factor` times the causal forward FLOPs,
 // `tensor_elements` activation-sized elements of HBM traffic plus the fp32 softmax statistics,
 // the keys each query loops over and, with attention dropout, one random number per computed
@@ -56,9 +73,10 @@ Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard&
   k.name = name;
   k.cls = KernelClass::kAttention;
   k.precision = a.act_p;
-  k.flops = flops_factor * kCausalFraction * core_attention_model_flops(m, sh);
+  const double keys = visited_keys(a);
+  k.flops = flops_factor * (a.window > 0 ? keys / a.ctx : kCausalFraction) * core_attention_model_flops(m, sh);
   k.bytes = tensor_elements * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
-  k.attention_keys = kCausalFraction * a.ctx;
+  k.attention_keys = keys;
   k.random_elements = a.attention_dropout ? a.b * a.heads * a.s * k.attention_keys : 0;
   return k;
 }

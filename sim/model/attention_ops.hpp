@@ -26,6 +26,10 @@ inline constexpr double kFlashBackwardFactor = 2.5;
 // With GPT's head_dim·heads = h and no CP this is 4·b·s²·h/t.
 [[nodiscard]] Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh);
 
+// Sliding windows (Shard::window > 0) shrink fused attention's work to the key blocks a block of
+// queries spans (sim/model/attention_ops.cpp: visited_keys); unfused attention still computes the
+// whole s×context score matrix and masks it (Megatron-Core supports windows only in Transformer
+// Engine's fused attention).
 // The fused core-attention kernel alone: its forward, or its backward (dQ, dK, dV), as
 // attention_forward / attention_backward place it when Shard::flash_attention is set.
 [[nodiscard]] Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward);

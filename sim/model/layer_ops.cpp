@@ -13,6 +13,11 @@ bool is_moe_layer(const ModelSpec& m, int layer_index) {
   return (layer_index - m.moe.first_dense_layers) % freq == 0;
 }
 
+bool is_window_layer(const ModelSpec& m, int layer_index) {
+  if (m.sliding_window <= 0) return false;
+  return m.full_attention_every <= 0 || (layer_index + 1) % m.full_attention_every != 0;
+}
+
 int moe_layer_count(const ModelSpec& m) {
   int count = 0;
   for (int i = 0; i < m.layers; ++i) count += is_moe_layer(m, i) ? 1 : 0;

@@ -14,6 +14,12 @@ namespace trainsim {
 // reference code tests i % freq instead; the two agree whenever freq = 1 (DeepSeek-V2/V3).
 [[nodiscard]] bool is_moe_layer(const ModelSpec& m, int layer_index);
 
+// Whether layer `layer_index` (0-based) attends through the model's sliding window: every layer
+// when full_attention_every is 0, else all but layers k-1, 2k-1, ... (Megatron-Core's
+// is_layer_window_attention: 1-based layer_number % window_attn_skip_freq != 0; GPT-OSS's
+// layer_types start with a sliding layer). False without a sliding_window.
+[[nodiscard]] bool is_window_layer(const ModelSpec& m, int layer_index);
+
 // Number of MoE layers among the model's layers.
 [[nodiscard]] int moe_layer_count(const ModelSpec& m);
 

@@ -14,6 +14,7 @@ struct Shard {
   int64_t micro_batch = 1;         // b: sequences per micro-batch
   int64_t seq = 0;                 // s: tokens per sequence on this device = seq_len / cp
   int64_t context = 0;             // tokens every query may attend to = seq_len (full sequence)
+  int64_t window = 0;              // sliding window of this layer's attention, keys; 0 = full causal
   int tp = 1;                      // tensor-parallel degree t
   bool sequence_parallel = false;  // Megatron SP: norms/residuals run on b*s/t tokens
   int cp = 1;                      // context-parallel degree

@@ -62,7 +62,7 @@ TEST_CASE("Llama 3.1 8B's config.json imports as the llama3-8b preset, with no n
   CHECK(m.notes.empty());
 }
 
-TEST_CASE("Mixtral 8x7B imports as the mixtral-8x7b preset; Mistral 7B notes its sliding window", "[config][hf]") {
+TEST_CASE("Mixtral 8x7B imports as the mixtral-8x7b preset; Mistral 7B keeps its sliding window", "[config][hf]") {
   const ModelSpec mixtral = import("Mixtral-8x7B-v0.1", kMixtral8x7b);
   check_same_shape(mixtral, load_model((kModels / "mixtral-8x7b.yaml").string()));
   CHECK(mixtral.notes.empty());  // sliding_window: null
@@ -71,8 +71,10 @@ TEST_CASE("Mixtral 8x7B imports as the mixtral-8x7b preset; Mistral 7B notes its
   CHECK(mistral.kv_heads == 8);
   CHECK(mistral.ffn_hidden == 14336);
   CHECK_FALSE(mistral.is_moe());
-  REQUIRE(mistral.notes.size() == 1);
-  CHECK(has_note(mistral, "sliding_window: 4096: sliding-window attention is modelled as full causal attention"));
+  CHECK(mistral.notes.empty());
+  CHECK(mistral.sliding_window == 4096);  // every layer (no layer_types)
+  CHECK(mistral.full_attention_every == 0);
+  CHECK(mixtral.sliding_window == 0);
 }
 
 TEST_CASE("Qwen2 dense and MoE map their expert keys and note the Q/K/V biases and shared-expert gate", "[config][hf]") {
@@ -127,10 +129,16 @@ TEST_CASE("DeepSeek-V3 maps its MoE layout and notes MLA, multi-token prediction
   CHECK(has_note(m, "n_group 8, topk_group 4"));
 }
 
-TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset and notes its sliding windows and sinks", "[config][hf]") {
+TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset with its alternating windows; notes its sinks", "[config][hf]") {
   const ModelSpec m = import("gpt-oss-120b", kGptOss120b);
-  check_same_shape(m, load_model((kModels / "gpt-oss-120b.yaml").string()));
-  CHECK(has_note(m, "18 sliding-window layer(s) (sliding_window 128)"));  // every other of 36
+  const ModelSpec preset = load_model((kModels / "gpt-oss-120b.yaml").string());
+  check_same_shape(m, preset);
+  // layer_types: sliding, full, sliding, full, ...: layers 2, 4, ... (counting from 1) are full.
+  CHECK(m.sliding_window == 128);
+  CHECK(m.full_attention_every == 2);
+  CHECK(preset.sliding_window == m.sliding_window);
+  CHECK(preset.full_attention_every == m.full_attention_every);
+  CHECK_FALSE(has_note(m, "sliding"));
   CHECK(has_note(m, "attention sinks"));
   CHECK(has_note(m, "attention_bias: true"));
 }

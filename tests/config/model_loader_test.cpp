@@ -135,3 +135,15 @@ TEST_CASE("a key written twice in one map is an error at its second occurrence",
   CHECK(e.key_path() == "layers");
   CHECK_THAT(e.what(), Catch::EndsWith("key appears twice in this map (got 'layers'); valid: each key once"));
 }
+
+TEST_CASE("full_attention_every needs a sliding window for the other layers", "[config][window]") {
+  const auto file =
+      write_yaml("every.yaml", "name: m\nlayers: 2\nhidden: 64\nheads: 4\nvocab: 10\nfull_attention_every: 2\n");
+  const ConfigError e = config_error([&] { (void)load_model(file.string()); });
+  CHECK(e.key_path() == "full_attention_every");
+  CHECK_THAT(e.what(), Catch::EndsWith("needs a sliding_window for the other layers (got '2'); valid: 0, or set "
+                                       "sliding_window (keys per query) as well"));
+  const auto ok = write_yaml("window.yaml", "name: m\nlayers: 2\nhidden: 64\nheads: 4\nvocab: 10\nsliding_window: 16\n"
+                                            "full_attention_every: 2\n");
+  CHECK(load_model(ok.string()).sliding_window == 16);
+}

@@ -209,3 +209,12 @@ TEST_CASE("strategy.recompute_modules names known modules once, with selective r
   CHECK(ok.strategy.recompute_modules.mlp);
   CHECK_FALSE(ok.strategy.recompute_modules.core_attn);  // a written list replaces the default
 }
+
+TEST_CASE("context parallelism is refused on a model with sliding-window attention", "[config][window]") {
+  const auto file = write_yaml("cp-window.yaml", run_yaml("strategy: {tp: 4, cp: 2}"));
+  const ConfigError e = config_error([&] { (void)load_run(file, {"model.sliding_window=128"}); });
+  CHECK(e.key_path() == "strategy.cp");
+  CHECK_THAT(e.what(), Catch::Contains("sliding-window attention (sliding_window 128)"));
+  CHECK_THAT(e.what(), Catch::EndsWith("(got '2'); valid: 1"));
+  CHECK_NOTHROW(load_run(file));
+}

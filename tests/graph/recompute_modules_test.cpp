@@ -1,6 +1,7 @@
-// Selective recompute by module (strategy.recompute_modules, Megatron-Core --recompute-modules):
-// the graph re-runs exactly the forward kernels each module picks, before the block's backward,
-// and the iteration formulas charge the same seconds.
+// Per-layer variants of a layer's blocks: selective recompute by module (strategy.recompute_modules,
+// Megatron-Core --recompute-modules), where the graph re-runs exactly the forward kernels each module
+// picks before the block's backward; and sliding-window attention on some layers. The iteration
+// formulas charge the same seconds as the graph.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -9,6 +10,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/graph/builder.hpp"
+#include "sim/model/attention_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/strategy/stage_layout.hpp"
@@ -98,4 +100,30 @@ TEST_CASE("the mlp module re-runs a dense MLP block with its TP all-reduce, not 
   CHECK(formula_recompute(run) == Approx(expected));
   // On an MoE layer the module has no dense MLP to re-run.
   CHECK(redone(modules_run(true, 1, modules)).compute.empty());
+}
+
+TEST_CASE("sliding-window layers run the windowed attention kernel; every k-th layer the full one", "[graph][window]") {
+  // 4 layers, window 128, full_attention_every 2: layers 0 and 2 windowed, 1 and 3 full (GPT-OSS's
+  // alternation). seq 8192: the windowed kernel visits 256 keys per query against the full 4,096, and
+  // is bound by its memory traffic where the full one is bound by its FLOPs.
+  ModelSpec m = test::gpt_model(4, 256, 4, 1000);
+  m.sliding_window = 128;
+  m.full_attention_every = 2;
+  const RunSpec run = test::gpt_run(m, 1, 1, 1, 8192, 1, 1);
+  const StageGraph g = build_stage_graph(run, 0);
+  Shard windowed = shard_of(run);
+  windowed.window = 128;
+  const double full_time = kernel_time(core_attention_kernel(m, shard_of(run), false), run.platform.accelerator);
+  const double window_time = kernel_time(core_attention_kernel(m, windowed, false), run.platform.accelerator);
+  REQUIRE(window_time < full_time);
+  std::map<int, double> per_layer;
+  double forward = 0;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role == TaskRole::kForward && t.kind == TaskKind::kCompute) forward += t.duration;
+    if (g.label_text(t.label) == "core_attention.fwd") per_layer[t.layer] = t.duration;
+  }
+  CHECK(per_layer == std::map<int, double>{{0, window_time}, {1, full_time}, {2, window_time}, {3, full_time}});
+  // The formulas walk the same layers: the stage's forward seconds match the graph's.
+  CHECK(stage_compute(run, block_times(run), stage_chunks(pipeline_split(run), 0)).forward == Approx(forward));
 }

@@ -186,3 +186,27 @@ TEST_CASE("fused causal attention's queries attend half the context on average",
   sh.context = 128;  // context parallelism: s rows against the whole context
   CHECK(core_attention_kernel(m, sh, false).attention_keys == 64.0);
 }
+
+TEST_CASE("a sliding window limits fused attention to the key blocks a query block spans", "[model][window]") {
+  // b = 1, s = 1024, h = 64 (a = 4, d = 16): model FLOPs 4·1·1024·1024·16·4 = 268,435,456; causal keys
+  // per query 512. A window of 128 keys spans its own 128-key block and the one before: 256 keys, a
+  // quarter of the s keys the model count assumes; 130 keys reach a third block (384: a query at the
+  // start of its block looks 129 keys back); a window wider
+  // than the causal half changes nothing.
+  const ModelSpec m = tiny_gpt();
+  Shard sh = shard(1, 1024);
+  const double model = core_attention_model_flops(m, sh);
+  CHECK(model == 268435456.0);
+  auto fused = [&](int64_t window, bool backward) {
+    sh.window = window;
+    return core_attention_kernel(m, sh, backward);
+  };
+  CHECK(fused(0, false).attention_keys == 512.0);
+  CHECK(fused(128, false).attention_keys == 256.0);
+  CHECK(fused(128, false).flops == model / 4);
+  CHECK(fused(128, true).flops == 2.5 * model / 4);
+  CHECK(fused(129, false).attention_keys == 256.0);
+  CHECK(fused(130, false).attention_keys == 384.0);
+  CHECK(fused(1000, false).flops == fused(0, false).flops);
+  CHECK(core_attention_model_flops(m, sh) == model);  // the model count (MFU) keeps full attention
+}
