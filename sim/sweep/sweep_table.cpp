@@ -2,11 +2,10 @@
 
 #include "sim/core/number_text.hpp"
 #include "sim/core/text_list.hpp"
+#include "sim/core/units.hpp"
 
 namespace trainsim {
 namespace {
-
-constexpr double kGiB = 1073741824.0;
 
 // Indices into PointResult::terms (the iteration formulas' order).
 enum Term { kForward, kBackward, kRecompute, kOptimizer, kTp, kCp, kEp, kDp, kBubble };
@@ -26,7 +25,7 @@ std::vector<std::string> readable_row(const PointResult& r) {
   row.push_back(replayed ? format_with("%.4f", r.iteration_time) : status_text(r));
   row.push_back(replayed ? format_with("%.0f", r.tokens_per_s) : "-");
   row.push_back(replayed ? format_with("%.1f%%", 100 * r.mfu) : "-");
-  row.push_back(r.memory > 0 ? format_with("%.1f", r.memory / kGiB) + " / " + format_with("%.0f", r.capacity / kGiB) : "-");
+  row.push_back(r.memory > 0 ? format_with("%.1f", r.memory / kBytesPerGiB) + " / " + format_with("%.0f", r.capacity / kBytesPerGiB) : "-");
   const auto& t = r.terms;
   row.push_back(seconds(t[kForward] + t[kBackward] + t[kRecompute] + t[kOptimizer]));
   for (int k : {kTp, kCp, kEp, kDp, kBubble}) row.push_back(seconds(t[static_cast<size_t>(k)]));
@@ -38,8 +37,8 @@ std::vector<std::string> data_row(const PointResult& r) {
   const bool replayed = r.status == PointStatus::kReplayed;
   auto figure = [&](double v) { return replayed ? format_number(v) : std::string(); };
   std::vector<std::string> row = {to_string(r.status), r.strategy, figure(r.iteration_time), figure(r.tokens_per_s),
-                                  figure(r.mfu), r.memory > 0 ? format_number(r.memory / kGiB) : std::string(),
-                                  format_number(r.capacity / kGiB)};
+                                  figure(r.mfu), r.memory > 0 ? format_number(r.memory / kBytesPerGiB) : std::string(),
+                                  format_number(r.capacity / kBytesPerGiB)};
   for (double t : r.terms) row.push_back(figure(t));
   return row;
 }

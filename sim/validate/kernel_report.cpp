@@ -8,7 +8,7 @@
 namespace trainsim {
 namespace {
 
-constexpr double kMicro = 1e-6;
+constexpr double kMicrosecond = 1e-6;
 
 long long ll(int64_t v) { return static_cast<long long>(v); }
 
@@ -56,8 +56,8 @@ void write_kernel_table(std::ostream& out, const std::vector<KernelRowResult>& r
                      "measured", "predicted", "error %");
   for (const auto& r : rows) {
     out << format_text("%-9s %-28s %11.1f %11.1f %12s %12s %+8.1f\n", kind_name(r.measurement.kind),
-                       measurement_label(r.measurement).c_str(), r.measurement.measured_s / kMicro,
-                       r.predicted_s / kMicro, rate_text(r, r.measurement.measured_s).c_str(),
+                       measurement_label(r.measurement).c_str(), r.measurement.measured_s / kMicrosecond,
+                       r.predicted_s / kMicrosecond, rate_text(r, r.measurement.measured_s).c_str(),
                        rate_text(r, r.predicted_s).c_str(), r.error_percent);
   }
 }
@@ -87,7 +87,7 @@ void write_kernel_csv(std::ostream& out, const std::vector<KernelRowResult>& row
   for (const auto& r : rows) {
     out << format_text("%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g\n", kind_name(r.measurement.kind),
                        csv_field(measurement_label(r.measurement)).c_str(), r.kernel.flops, r.kernel.bytes,
-                       r.measurement.measured_s / kMicro, r.predicted_s / kMicro, r.error_percent);
+                       r.measurement.measured_s / kMicrosecond, r.predicted_s / kMicrosecond, r.error_percent);
   }
 }
 

@@ -1,14 +1,13 @@
 #include "sim/validate/ranking_report.hpp"
 
 #include "sim/core/number_text.hpp"
+#include "sim/core/units.hpp"
 #include "sim/search/rank_agreement.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
 namespace trainsim {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // "3.1 / 7.4", or "-" when no row was measured.
 std::string mean_max(const ErrorSummary& e) {
@@ -44,7 +43,7 @@ void write_markdown_rows(std::ostream& out, const std::vector<GroupScore>& score
       out << format_text("| %s | %s | %.2f | %.2f | %s | %g | %g | %s | %.1f | %s |\n", g.group.c_str(),
                          r.measurement.id.c_str(), r.measured_time, r.prediction.iteration_time,
                          signed_percent(r.error_percent).c_str(), rank_m[i], rank_p[i],
-                         mem > 0 ? format_text("%.0f", mem / kGiB).c_str() : "-", r.prediction.peak_memory / kGiB,
+                         mem > 0 ? format_text("%.0f", mem / kBytesPerGiB).c_str() : "-", r.prediction.peak_memory / kBytesPerGiB,
                          mem > 0 ? signed_percent(percent_error(r.prediction.peak_memory, mem)).c_str() : "-");
     }
   }
