@@ -13,11 +13,13 @@
 #include "sim/analytic/dp_inputs.hpp"
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/layer_recompute.hpp"
+#include "sim/analytic/merged_exposure.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 
 namespace trainsim {
 namespace {
@@ -44,6 +46,23 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
   out.tp_exposed += gather + reduce - beside;
   out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
   if (!backward) out.tp_hidden_forward += beside;
+}
+
+// The segments of layer `l`'s MoE block that combined 1F1B interleaves (sim/analytic/merged_exposure.hpp),
+// with the backward's selective recompute and its attention backward.
+MergedSegments merged_segments(const RunSpec& run, const BlockTimes& bt, int l) {
+  const BlockPassTimes& moe = bt.moe;
+  const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
+  const RedoTimes& attention_redo = is_window_layer(run.model, l) ? bt.attention_window_redo : bt.attention_redo;
+  MergedSegments s;
+  s.b_before = bt.moe_redo.seconds + moe.backward_before_experts;
+  s.f_experts = moe.forward_experts;
+  s.b_experts = moe.backward_experts;
+  s.f_after = moe.forward - moe.forward_before_dispatch - moe.forward_experts;
+  s.b_after = moe.backward_input + moe.weight_grad - moe.backward_before_experts - moe.backward_experts +
+              attention_redo.seconds + attention.backward_input + attention.weight_grad;
+  s.b_wgrad = moe.wgrad_after_last_expert;
+  return s;
 }
 
 // Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
@@ -79,8 +98,12 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         // Backward: the combine after the last expert input-gradient GEMM runs beside the expert
         // weight-gradient kernels that follow it (not when ZB-H1 splits them off into W).
         const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);
-        out.ep_exposed += (forwards + 1) * a2a - beside;
-        out.ep_hidden += beside;
+        // Combined 1F1B: merged steps hide the all-to-alls of a forward and a backward behind each
+        // other's kernels; `merged` of the micro-batches' passes run so (sim/strategy/ep_overlap.hpp).
+        const double merged = merged_steps(run) / static_cast<double>(run.microbatches());
+        const double paired = merged > 0 ? merged_ep_exposed(merged_segments(run, bt, l), a2a / 2) : 0;
+        out.ep_exposed += (1 - merged) * ((forwards + 1) * a2a - beside) + merged * paired;
+        out.ep_hidden += (1 - merged) * beside + merged * (2 * a2a - paired);
         // Forward: the TP reduction and the EP combine after the last expert GEMM overlap each other.
         if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(tp.reduce, a2a / 2);
       }

@@ -2,6 +2,8 @@
 #include "sim/analytic/pass_times.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/host_time.hpp"
@@ -35,6 +37,23 @@ int last_expert_gemm(const std::vector<Kernel>& bwd) {
     if (!bwd[i].weight_grad && bwd[i].cls == KernelClass::kGemm && bwd[i].name.rfind("moe_expert", 0) == 0)
       last = static_cast<int>(i);
   return last;
+}
+
+bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
+
+// Seconds of kernels [0, first expert kernel) and [first expert kernel, last expert GEMM] of a pass,
+// bounds taken among the kernels that are not weight gradients (as the graph builder's marks).
+std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, const AcceleratorSpec& acc) {
+  int first = -1, last = -1;
+  for (size_t i = 0; i < ks.size(); ++i) {
+    if (ks[i].weight_grad || !is_expert(ks[i])) continue;
+    if (first < 0) first = static_cast<int>(i);
+    if (ks[i].cls == KernelClass::kGemm) last = static_cast<int>(i);
+  }
+  double before = 0, experts = 0;
+  for (int i = 0; i < static_cast<int>(ks.size()) && first >= 0; ++i)
+    (i < first ? before : experts) += i <= last ? kernel_time(ks[static_cast<size_t>(i)], acc) : 0;
+  return {before, experts};
 }
 
 int launches(const std::vector<Kernel>& kernels) {
@@ -73,6 +92,8 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_before_dispatch += kernel_time(k, acc);
     t.forward_launches_before_dispatch += k.launches;
   }
+  t.forward_experts = expert_segments(fwd, acc).second;
+  std::tie(t.backward_before_experts, t.backward_experts) = expert_segments(bwd, acc);
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
   t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
   return t;

@@ -28,6 +28,10 @@ struct BlockPassTimes {
   // dispatcher synchronises with the host (FrameworkMoe::dispatch_sync).
   double forward_before_dispatch = 0;
   int forward_launches_before_dispatch = 0;
+  // MoE: the kernels between the two all-to-alls of each pass (the forward's from its first expert
+  // kernel through its last expert GEMM; the backward's likewise, by input-gradient kernels), and
+  // the backward's before its first, seconds: the segments combined 1F1B interleaves.
+  double forward_experts = 0, backward_before_experts = 0, backward_experts = 0;
 };
 
 // The forward kernels selective recompute re-runs in one block (sim/model/recompute_ops.hpp).

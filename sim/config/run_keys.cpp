@@ -119,6 +119,10 @@ std::vector<KeyEntry<OverlapSpec>> overlap_entries() {
       bool_key<O>("zero_param_gather", &O::zero_param_gather, opt, "ZeRO parameter all-gather prefetched, overlapping compute"),
       bool_key<O>("tp_comm", &O::tp_comm, opt, "TP collectives overlap GEMMs (comm/GEMM overlap kernels)"),
       bool_key<O>("pp_comm", &O::pp_comm, opt, "PP sends/receives overlap compute"),
+      bool_key<O>("ep_comm", &O::ep_comm, opt,
+                  "Megatron-Core's combined 1F1B (`--overlap-moe-expert-parallel-comm`): each forward merged with "
+                  "the next backward layer by layer, one micro-batch's EP all-to-alls beside the other's compute; "
+                  "needs ep > 1, pp 1, schedule 1f1b, no full recompute, zero_stage below 3"),
   };
 }
 

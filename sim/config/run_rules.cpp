@@ -7,6 +7,7 @@
 #include "sim/config/platform_fit.hpp"
 #include "sim/config/yaml_reader.hpp"
 #include "sim/strategy/domain_groups.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 #include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
@@ -130,6 +131,16 @@ void check_keep_in_domain(const RunSpec& run, const YamlSource& src) {
   }
 }
 
+// strategy.overlap.ep_comm: only where the merged passes are modelled (sim/strategy/ep_overlap.hpp).
+void check_ep_overlap(const RunSpec& run, const YamlSource& src) {
+  if (!run.strategy.overlap.ep_comm) return;
+  const std::string obstacle = ep_overlap_obstacle(run);
+  if (obstacle.empty()) return;
+  src.fail_at("strategy.overlap.ep_comm", "EP overlap (combined 1F1B) " + obstacle, "true",
+              "false, or ep > 1 on an MoE model with pp 1, schedule 1f1b, recompute none or selective, zero_stage "
+              "0-2");
+}
+
 }  // namespace
 
 void check_strategy_free_rules(const RunSpec& run, const YamlSource& source) {
@@ -148,6 +159,7 @@ void check_run_rules(const RunSpec& run, const YamlSource& source) {
   check_batch(run, source);
   check_schedule_rules(run, source);
   check_keep_in_domain(run, source);
+  check_ep_overlap(run, source);
 }
 
 }  // namespace trainsim

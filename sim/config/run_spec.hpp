@@ -15,7 +15,8 @@
 //              zero_stage: 1, recompute: selective, recompute_modules: [core_attn],
 //              recompute_layers: 0, offload: none, grad_bucket_size: 40MB, grad_precision: auto,
 //              grad_accumulation_fusion: true, mesh_order: tp-cp-ep-dp-pp, keep_in_domain: [tp, ep],
-//              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true}}
+//              overlap: {dp_grad_reduce: true, zero_param_gather: true, tp_comm: false, pp_comm: true,
+//                        ep_comm: false}}
 //   collectives: {dp: ring, tp: ring}   # optional per-dimension algorithm override
 //   framework: megatron-lm      # preset name or path (workloads/frameworks/), or a map with base: + keys
 //   framework_overhead: 2GiB    # per-device memory held besides what `framework` models
@@ -57,6 +58,9 @@ struct OverlapSpec {
   bool zero_param_gather = true;  // ZeRO parameter all-gather prefetched, overlapping compute
   bool tp_comm = false;           // TP collectives overlap GEMMs (comm/GEMM overlap kernels)
   bool pp_comm = true;            // PP sends/receives overlap compute
+  // EP all-to-alls of one micro-batch overlap another's compute: Megatron-Core's combined 1F1B
+  // (--overlap-moe-expert-parallel-comm), without pipelining (sim/graph/merged_passes.hpp).
+  bool ep_comm = false;
 };
 
 struct StrategySpec {

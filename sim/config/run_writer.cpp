@@ -87,7 +87,8 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
       << "\n  mesh_order: " << quoted(s.mesh_order) << keep_in_domain_line(s.keep_in_domain) << "\n  overlap: {dp_grad_reduce: "
       << yes_no(s.overlap.dp_grad_reduce) << ", zero_param_gather: " << yes_no(s.overlap.zero_param_gather)
-      << ", tp_comm: " << yes_no(s.overlap.tp_comm) << ", pp_comm: " << yes_no(s.overlap.pp_comm) << "}\n";
+      << ", tp_comm: " << yes_no(s.overlap.tp_comm) << ", pp_comm: " << yes_no(s.overlap.pp_comm)
+      << ", ep_comm: " << yes_no(s.overlap.ep_comm) << "}\n";
 }
 
 }  // namespace

@@ -102,15 +102,24 @@ BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
   return r;
 }
 
+void add_ep_exchange(BuildContext& ctx, int mb, int layer, TaskRole role) {
+  if (role != TaskRole::kBackward && dispatch_syncs(ctx)) host_sync(ctx, mb);
+  if (ctx.run.strategy.ep > 1)
+    add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+}
+
 void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
-                        TaskRole role) {
+                        TaskRole role, KernelSpan span) {
   const BlockMarks& m = block.forward_marks;
   const bool ep = ctx.run.strategy.ep > 1;
-  for (int i = 0; i < static_cast<int>(block.forward.size()); ++i) {
+  const int size = static_cast<int>(block.forward.size());
+  const int end = span.end < 0 ? size : span.end;
+  for (int i = span.begin; i < end; ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
-    if (i == m.first_expert && dispatch_syncs(ctx)) host_sync(ctx, mb);
-    if (i == m.first_expert && ep)
+    const bool lead = i == m.first_expert && (span.lead_comm || i != span.begin);
+    if (lead && dispatch_syncs(ctx)) host_sync(ctx, mb);
+    if (lead && ep)
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
       add_cp_attention(ctx, t);
@@ -123,11 +132,11 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
     if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
     ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
-  if (rules.reduce_after_block) add_tp_reduce(ctx, mb, layer, role);
+  if (rules.reduce_after_block && end == size) add_tp_reduce(ctx, mb, layer, role);
 }
 
 TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const BlockRules& rules, int mb, int layer,
-                           BackwardPart part) {
+                           BackwardPart part, KernelSpan span) {
   const BlockMarks& m = block.backward_marks;
   const bool ep = ctx.run.strategy.ep > 1, cp = ctx.run.strategy.cp > 1;
   const TaskRole role = TaskRole::kBackward;
@@ -137,13 +146,14 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
   const bool regather = rules.gather_before_first_gemm && rules.reduce_after_last_gemm;
   int64_t gathered_input = -1;
   int64_t last = -1;
-  for (int i = 0; i < static_cast<int>(block.backward.size()); ++i) {
+  const int end = span.end < 0 ? static_cast<int>(block.backward.size()) : span.end;
+  for (int i = span.begin; i < end; ++i) {
     const bool wgrad = block.wgrad[static_cast<size_t>(i)] != 0;
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
-    if (i == m.first_expert && ep)
+    if (i == m.first_expert && ep && (span.lead_comm || i != span.begin))
       add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);

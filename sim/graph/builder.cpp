@@ -4,9 +4,11 @@
 
 #include "sim/graph/chunk_tasks.hpp"
 #include "sim/graph/grad_sync.hpp"
+#include "sim/graph/merged_passes.hpp"
 #include "sim/graph/schedule.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 
 namespace trainsim {
 namespace {
@@ -64,10 +66,20 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   const auto steps = find_schedule(s.schedule).steps(params, stage);
   const auto final_steps = final_backward_steps(steps, s.virtual_stages);
   emit_param_prefetch(ctx);
+  const bool merge = merges_ep_passes(run);
   for (size_t i = 0; i < steps.size(); ++i) {
     const ScheduleStep& step = steps[i];
     const auto chunk = static_cast<size_t>(step.chunk);
     const bool final_pass = final_steps[chunk] == i;
+    if (merge && i + 1 < steps.size() && mergeable(step, steps[i + 1])) {
+      const bool forward_first = step.phase == Phase::kForward;
+      const ScheduleStep& backward = forward_first ? steps[i + 1] : step;
+      const size_t backward_at = forward_first ? i + 1 : i;
+      emit_merged_passes(ctx, forward_first ? step : steps[i + 1], backward,
+                         final_steps[static_cast<size_t>(backward.chunk)] == backward_at);
+      ++i;
+      continue;
+    }
     switch (step.phase) {
       case Phase::kForward:
         emit_chunk_forward(ctx, step.chunk, step.microbatch);

@@ -1,43 +1,12 @@
 #include "sim/graph/chunk_tasks.hpp"
 
 #include "sim/graph/host_time.hpp"
+#include "sim/graph/layer_tasks.hpp"
+#include "sim/graph/p2p_tasks.hpp"
 #include "sim/model/layer_ops.hpp"
 
 namespace trainsim {
 namespace {
-
-Task p2p_task(BuildContext& ctx, TaskKind kind, int offset, int mb, const char* label) {
-  Task t;
-  t.kind = kind;
-  t.stream = kind == TaskKind::kSend ? Stream::kPpSend : Stream::kPpRecv;
-  t.peer_offset = static_cast<int8_t>(offset);
-  t.bytes = ctx.pp_bytes;
-  t.microbatch = mb;
-  t.label = ctx.graph.label(label);
-  return t;
-}
-
-void add_recv(BuildContext& ctx, int offset, int mb, const char* label) {
-  ctx.pending.push_back(ctx.graph.add(p2p_task(ctx, TaskKind::kRecv, offset, mb, label)));
-}
-
-void add_send(BuildContext& ctx, int offset, int mb, const char* label) {
-  const TaskId send = add_comm_after_compute(ctx, p2p_task(ctx, TaskKind::kSend, offset, mb, label));
-  // Without p2p overlap (Megatron before 2022) the next kernel waits until the send completed.
-  if (!ctx.run.strategy.overlap.pp_comm) ctx.pending.push_back(send);
-}
-
-const BlockTemplate& attention_block(const BuildContext& ctx, int layer) {
-  return is_window_layer(ctx.run.model, layer) ? ctx.kernels.attention_window : ctx.kernels.attention;
-}
-
-const BlockTemplate& ffn_block(const BuildContext& ctx, int layer) {
-  return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe : ctx.kernels.mlp;
-}
-
-double layer_params(const BuildContext& ctx, int layer) {
-  return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_layer_params : ctx.kernels.dense_layer_params;
-}
 
 bool zero3(const BuildContext& ctx) { return ctx.run.strategy.zero_stage == 3 && ctx.run.strategy.dp > 1; }
 
@@ -66,32 +35,6 @@ bool recomputes(const BuildContext& ctx, int chunk, int layer) {
   int position = layer - ctx.chunks[static_cast<size_t>(chunk)].first_layer;
   for (int c = 0; c < chunk; ++c) position += ctx.chunks[static_cast<size_t>(c)].layer_count;
   return position < limit;
-}
-
-void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
-  const BlockTemplate& attention = attention_block(ctx, layer);
-  emit_block_forward(ctx, attention, forward_rules(ctx, attention), mb, layer, role);
-  const BlockTemplate& ffn = ffn_block(ctx, layer);
-  emit_block_forward(ctx, ffn, forward_rules(ctx, ffn), mb, layer, role);
-}
-
-// Selective recompute re-runs a block's picked forward kernels before its backward (a dense MLP
-// block with its TP collectives; the attention core and the MoE norm/activation with none).
-void redo_before_backward(BuildContext& ctx, const BlockTemplate& redo, int layer, int mb, BackwardPart part) {
-  if (redo.forward.empty() || part == BackwardPart::kWeightGrad) return;
-  const BlockRules rules = &redo == &ctx.kernels.mlp_redo ? forward_rules(ctx, redo) : BlockRules{};
-  emit_block_forward(ctx, redo, rules, mb, layer, TaskRole::kRecompute);
-}
-
-TaskId layer_backward(BuildContext& ctx, int layer, int mb, BackwardPart part) {
-  const BlockTemplate& ffn = ffn_block(ctx, layer);
-  redo_before_backward(ctx, is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_redo : ctx.kernels.mlp_redo, layer,
-                       mb, part);
-  emit_block_backward(ctx, ffn, backward_rules(ctx, ffn), mb, layer, part);
-  const bool window = is_window_layer(ctx.run.model, layer);
-  redo_before_backward(ctx, window ? ctx.kernels.attention_window_redo : ctx.kernels.attention_redo, layer, mb, part);
-  const BlockTemplate& attention = attention_block(ctx, layer);
-  return emit_block_backward(ctx, attention, backward_rules(ctx, attention), mb, layer, part);
 }
 
 }  // namespace

@@ -218,3 +218,11 @@ TEST_CASE("context parallelism is refused on a model with sliding-window attenti
   CHECK_THAT(e.what(), Catch::EndsWith("(got '2'); valid: 1"));
   CHECK_NOTHROW(load_run(file));
 }
+
+TEST_CASE("strategy.overlap.ep_comm is refused where there is no EP all-to-all to overlap", "[config][ep_overlap]") {
+  const ConfigError e = run_error("ep-comm.yaml", "strategy: {tp: 4, dp: 2, overlap: {ep_comm: true}}");
+  CHECK(e.key_path() == "strategy.overlap.ep_comm");
+  CHECK_THAT(e.what(), Catch::Contains("EP overlap (combined 1F1B) has no EP all-to-all to overlap"));
+  CHECK_THAT(e.what(), Catch::EndsWith("valid: false, or ep > 1 on an MoE model with pp 1, schedule 1f1b, recompute "
+                                       "none or selective, zero_stage 0-2"));
+}
