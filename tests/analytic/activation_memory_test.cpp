@@ -84,11 +84,19 @@ TEST_CASE("the first stage keeps token ids and, with dropout, the embedding mask
   CHECK(first_stage_activation_bytes(m, shard(2, 32, 4, true), o) == 512.0 + 1024.0);
 }
 
-TEST_CASE("an MoE layer stores the routed rows of its local experts", "[analytic]") {
+namespace {
+// The tiny GPT with 4 experts of width 32 (top 2) in every layer.
+ModelSpec tiny_moe_layers() {
   ModelSpec m = trainsim::test::tiny_gpt();
   m.moe.experts = 4;
   m.moe.top_k = 2;
   m.moe.expert_ffn_hidden = 32;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("an MoE layer stores the routed rows of its local experts", "[analytic]") {
+  const ModelSpec m = tiny_moe_layers();
   ActivationOptions o;
   o.recompute = Recompute::kSelective;
   // Attention part (selective, no dropout): norm+QKV input 2·64·64·2 = 16,384; QKV 64·192·2 = 24,576;
@@ -100,10 +108,7 @@ TEST_CASE("an MoE layer stores the routed rows of its local experts", "[analytic
 
 TEST_CASE("each selective recompute module drops what it re-runs", "[analytic][recompute]") {
   // The MoE layer of the case above: 49,152 (attention) + 66,560 (MoE part).
-  ModelSpec m = trainsim::test::tiny_gpt();
-  m.moe.experts = 4;
-  m.moe.top_k = 2;
-  m.moe.expert_ffn_hidden = 32;
+  const ModelSpec m = tiny_moe_layers();
   ActivationOptions o;
   o.recompute = Recompute::kSelective;
   o.modules.layernorm = true;  // the router input (norm output) 64·64·2 = 8,192 goes
