@@ -8,6 +8,7 @@
 #include "sim/analytic/iteration_inputs.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/analytic/run_payloads.hpp"
+#include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
 

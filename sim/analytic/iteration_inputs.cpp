@@ -15,6 +15,7 @@
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/merged_exposure.hpp"
 #include "sim/analytic/pass_times.hpp"
+#include "sim/analytic/stage_compute.hpp"
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
 #include "sim/model/layer_ops.hpp"

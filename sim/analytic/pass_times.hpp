@@ -1,11 +1,10 @@
 // Compute seconds of each block's passes for one micro-batch, from the operator catalogue and the
-// roofline kernel time (the numbers the graph builder puts on its compute tasks), and their sums
-// over the layers a pipeline stage holds. Part of the iteration formulas' input extraction.
+// roofline kernel time (the numbers the graph builder puts on its compute tasks); their sums over
+// a stage's layers are sim/analytic/stage_compute. Part of the iteration formulas' input extraction.
 #pragma once
 #include <vector>
 
 #include "sim/config/run_spec.hpp"
-#include "sim/strategy/stage_layout.hpp"
 
 namespace trainsim {
 
@@ -53,17 +52,5 @@ struct BlockTimes {
 };
 
 [[nodiscard]] BlockTimes block_times(const RunSpec& run);
-
-struct StageCompute {
-  // Per micro-batch, seconds. forward and backward_input include the host time the framework
-  // leaves exposed in those passes (sim/analytic/host_time.hpp; 0 without a framework).
-  double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;
-  double optimizer = 0;   // per iteration, seconds
-  double params = 0;      // parameters this device holds (count)
-};
-
-// Sums over the chunks of one stage: layers (dense or MoE), embedding, output; recompute per the
-// run's policy (sim/analytic/layer_recompute.hpp); the optimizer step over the device's (ZeRO-sharded) parameters.
-[[nodiscard]] StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks);
 
 }  // namespace trainsim

@@ -5,6 +5,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/host_time.hpp"
 #include "sim/analytic/pass_times.hpp"
+#include "sim/analytic/stage_compute.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/strategy/stage_layout.hpp"

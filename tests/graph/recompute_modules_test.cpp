@@ -9,6 +9,7 @@
 
 #include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/pass_times.hpp"
+#include "sim/analytic/stage_compute.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
