@@ -9,6 +9,7 @@
 #include "sim/core/error.hpp"
 #include "sim/search/bound.hpp"
 #include "sim/search/top_k.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 
 namespace trainsim {
 namespace {
@@ -195,6 +196,7 @@ std::string strategy_label(const RunSpec& run) {
   if (s.zero_stage > 0 && !s.overlap.zero_param_gather) l += " no-prefetch";
   if (s.dp > 1 && !s.overlap.dp_grad_reduce) l += " no-dp-overlap";
   if (s.pp > 1 && !s.overlap.pp_comm) l += " no-pp-overlap";
+  if (merges_ep_passes(run)) l += " ep-overlap";
   if (s.mesh_order != "tp-cp-ep-dp-pp") l += " mesh:" + s.mesh_order;
   return l;
 }

@@ -12,6 +12,7 @@
 #include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/replay/fold_plan.hpp"
+#include "sim/search/search.hpp"
 #include "sim/strategy/ep_overlap.hpp"
 #include "tests/support/tiny_model.hpp"
 
@@ -121,4 +122,7 @@ TEST_CASE("EP overlap is refused where merged passes are not modelled", "[config
   run = ep_run(true);
   run.strategy.ep = 1;
   CHECK_FALSE(merges_ep_passes(run));
+  // A search keeps the base run's switch and names it in the strategy where it applies.
+  CHECK_THAT(strategy_label(ep_run(true)), Catch::EndsWith(" ep-overlap"));
+  CHECK_THAT(strategy_label(run), !Catch::Contains("ep-overlap"));
 }
