@@ -53,8 +53,9 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
 // with the backward's selective recompute and its attention backward.
 MergedSegments merged_segments(const RunSpec& run, const BlockTimes& bt, int l) {
   const BlockPassTimes& moe = bt.moe;
-  const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
-  const RedoTimes& attention_redo = is_window_layer(run.model, l) ? bt.attention_window_redo : bt.attention_redo;
+  const bool window = is_window_layer(run.model, l);
+  const BlockPassTimes& attention = bt.attention_of(window);
+  const RedoTimes& attention_redo = bt.attention_redo_of(window);
   MergedSegments s;
   s.b_before = bt.moe_redo.seconds + moe.backward_before_experts;
   s.f_experts = moe.forward_experts;
@@ -95,7 +96,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(tp, *b, false, sp, true, out);
         add_tp_block(tp, *b, true, sp, true, out);
       }
-      if (is_moe_layer(run.model, l)) {
+      if (moe) {
         // Backward: the combine after the last expert input-gradient GEMM runs beside the expert
         // weight-gradient kernels that follow it (not when ZB-H1 splits them off into W).
         const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);

@@ -16,7 +16,7 @@ LayerRecompute layer_recompute(const RunSpec& run, const BlockTimes& t, int laye
     r.attention_again = r.ffn_again = true;
   } else if (s.recompute == Recompute::kSelective) {
     const RedoTimes& ffn_redo = moe ? t.moe_redo : t.mlp_redo;
-    const RedoTimes& attention_redo = window ? t.attention_window_redo : t.attention_redo;
+    const RedoTimes& attention_redo = t.attention_redo_of(window);
     r.seconds = attention_redo.seconds + ffn_redo.seconds;
     r.launches = attention_redo.launches + ffn_redo.launches;
     r.ffn_again = !moe && s.recompute_modules.mlp;

@@ -24,29 +24,27 @@ double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec&
   return t;
 }
 
-// Index of the last input-gradient expert GEMM ("moe_expert..." as the graph builder marks it), or -1.
-int last_expert_gemm(const std::vector<Kernel>& bwd) {
-  int last = -1;
-  for (size_t i = 0; i < bwd.size(); ++i)
-    if (!bwd[i].weight_grad && bwd[i].cls == KernelClass::kGemm && bwd[i].name.rfind("moe_expert", 0) == 0)
-      last = static_cast<int>(i);
-  return last;
+// A pass's first expert kernel and last expert GEMM ("moe_expert...", among the kernels that are not
+// weight gradients, as the graph builder's marks), -1 when absent.
+struct ExpertBounds {
+  int first = -1, last = -1;
+};
+
+ExpertBounds expert_bounds(const std::vector<Kernel>& ks) {
+  ExpertBounds b;
+  for (size_t i = 0; i < ks.size(); ++i) {
+    if (ks[i].weight_grad || ks[i].name.rfind("moe_expert", 0) != 0) continue;
+    if (b.first < 0) b.first = static_cast<int>(i);
+    if (ks[i].cls == KernelClass::kGemm) b.last = static_cast<int>(i);
+  }
+  return b;
 }
 
-bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
-
-// Seconds of kernels [0, first expert kernel) and [first expert kernel, last expert GEMM] of a pass,
-// bounds taken among the kernels that are not weight gradients (as the graph builder's marks).
-std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, const AcceleratorSpec& acc) {
-  int first = -1, last = -1;
-  for (size_t i = 0; i < ks.size(); ++i) {
-    if (ks[i].weight_grad || !is_expert(ks[i])) continue;
-    if (first < 0) first = static_cast<int>(i);
-    if (ks[i].cls == KernelClass::kGemm) last = static_cast<int>(i);
-  }
+// Seconds of kernels [0, first) and [first, last] of a pass (both 0 without experts).
+std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertBounds b, const AcceleratorSpec& acc) {
   double before = 0, experts = 0;
-  for (int i = 0; i < static_cast<int>(ks.size()) && first >= 0; ++i)
-    (i < first ? before : experts) += i <= last ? kernel_time(ks[static_cast<size_t>(i)], acc) : 0;
+  for (int i = 0; i < static_cast<int>(ks.size()) && b.first >= 0; ++i)
+    (i < b.first ? before : experts) += i <= b.last ? kernel_time(ks[static_cast<size_t>(i)], acc) : 0;
   return {before, experts};
 }
 
@@ -86,10 +84,11 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_before_dispatch += kernel_time(k, acc);
     t.forward_launches_before_dispatch += k.launches;
   }
-  t.forward_experts = expert_segments(fwd, acc).second;
-  std::tie(t.backward_before_experts, t.backward_experts) = expert_segments(bwd, acc);
+  const ExpertBounds backward_experts = expert_bounds(bwd);
+  t.forward_experts = expert_segments(fwd, expert_bounds(fwd), acc).second;
+  std::tie(t.backward_before_experts, t.backward_experts) = expert_segments(bwd, backward_experts, acc);
   t.wgrad_after_last_gemm = wgrad_run_after(bwd, last_gemm, run);
-  t.wgrad_after_last_expert = wgrad_run_after(bwd, last_expert_gemm(bwd), run);
+  t.wgrad_after_last_expert = wgrad_run_after(bwd, backward_experts.last, run);
   return t;
 }
 

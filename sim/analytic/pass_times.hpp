@@ -48,6 +48,9 @@ struct BlockTimes {
   BlockPassTimes attention_window;
   RedoTimes attention_window_redo;
   [[nodiscard]] const BlockPassTimes& attention_of(bool window) const { return window ? attention_window : attention; }
+  [[nodiscard]] const RedoTimes& attention_redo_of(bool window) const {
+    return window ? attention_window_redo : attention_redo;
+  }
   double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
 };
 

@@ -49,6 +49,16 @@ inline const EnumNames<Recompute>& recompute_names() {
   return names;
 }
 
+// strategy.recompute_modules: each module's name and its switch, in the order the writer lists them.
+inline const std::vector<std::pair<const char*, bool RecomputeModules::*>>& recompute_module_names() {
+  static const std::vector<std::pair<const char*, bool RecomputeModules::*>> names = {
+      {"core_attn", &RecomputeModules::core_attn},
+      {"layernorm", &RecomputeModules::layernorm},
+      {"moe_act", &RecomputeModules::moe_act},
+      {"mlp", &RecomputeModules::mlp}};
+  return names;
+}
+
 // strategy.grad_precision: a gradient precision, or "auto" (nullopt).
 inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
   static const EnumNames<std::optional<Precision>> names = {

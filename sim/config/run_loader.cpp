@@ -81,11 +81,9 @@ void read_recompute_modules(MapReader& r, StrategySpec* st) {
   std::vector<std::string> seen;
   for (const YAML::Node& item : r.list("recompute_modules", Need::kOptional)) {
     const std::string name = item.IsScalar() ? item.Scalar() : describe_node(item);
-    bool* flag = name == "core_attn" ? &m.core_attn
-                 : name == "layernorm" ? &m.layernorm
-                 : name == "moe_act"   ? &m.moe_act
-                 : name == "mlp"       ? &m.mlp
-                                       : nullptr;
+    bool* flag = nullptr;
+    for (const auto& [known, member] : recompute_module_names())
+      if (name == known) flag = &(m.*member);
     if (!flag) r.fail("recompute_modules", "'" + name + "' is not a module trainsim recomputes", r.text_of("recompute_modules"), expected);
     if (std::find(seen.begin(), seen.end(), name) != seen.end())
       r.fail("recompute_modules", "names " + name + " twice", r.text_of("recompute_modules"), expected);

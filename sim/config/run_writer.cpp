@@ -96,13 +96,8 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
 const char* recompute_name(Recompute r) { return name_in(recompute_names(), r); }
 std::string recompute_module_list(const RecomputeModules& m) {
   std::string list;
-  auto add = [&list](bool on, const char* name) {
-    if (on) list += (list.empty() ? "" : ", ") + std::string(name);
-  };
-  add(m.core_attn, "core_attn");
-  add(m.layernorm, "layernorm");
-  add(m.moe_act, "moe_act");
-  add(m.mlp, "mlp");
+  for (const auto& [name, member] : recompute_module_names())
+    if (m.*member) list += (list.empty() ? "" : ", ") + std::string(name);
   return list;
 }
 const char* offload_name(Offload o) { return name_in(offload_names(), o); }

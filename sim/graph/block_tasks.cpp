@@ -81,6 +81,12 @@ bool dispatch_syncs(const BuildContext& ctx) {
   return ctx.run.framework.moe.dispatch_sync && !ctx.run.moe.pad_to_capacity;
 }
 
+// Whether the block's EP exchange is issued before kernel i: the first expert kernel, unless the
+// span starts there and its caller issued the exchange.
+bool leads_exchange(const KernelSpan& span, int i, const BlockMarks& m) {
+  return i == m.first_expert && (span.lead_comm || i != span.begin);
+}
+
 }  // namespace
 
 BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
@@ -117,10 +123,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   for (int i = span.begin; i < end; ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
-    const bool lead = i == m.first_expert && (span.lead_comm || i != span.begin);
-    if (lead && dispatch_syncs(ctx)) host_sync(ctx, mb);
-    if (lead && ep)
-      add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
       add_cp_attention(ctx, t);
     } else {
@@ -153,8 +156,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
-    if (i == m.first_expert && ep && (span.lead_comm || i != span.begin))
-      add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
+    if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
     if (i == m.last_gemm && regather && part != BackwardPart::kWeightGrad)
