@@ -31,6 +31,14 @@ and, for reading beside `trainsim simulate`:
                                    back as in training (no communication: one tensor-parallel rank's share)
   h100-sxm-step.yaml               a whole 1.7B training step on one GPU (mlm-h100-1.7b's work without data
                                    parallelism) with its peak memory
+  h100-sxm-moe-layer.yaml          one MoE layer of mb-qwen3-30b-a3b and mb-gpt-oss-120b (one expert-parallel
+                                   rank's work, all-to-all omitted), forward and backward: device time, CUDA
+                                   kernels and the host's time to issue them, with a host sync's round trip
+  h100-sxm-moe-layer-profile.txt   that layer's kernels per pass by own device time (torch.profiler's table)
+  h100-sxm-host.yaml               host cost per launch of eager PyTorch (aten op, autograd forward and
+                                   backward, nn.Linear, .cpu() sync) on tiny tensors, with the CPU model
+  h100-sxm-interference.yaml       bf16 GEMMs slowed by a NCCL-like copy kernel of 8-32 CTAs on a side stream
+                                   (the physics of comm_interference), with the copy's bandwidth alone
 Beside it, validation/kernels/sustained.py times GEMMs alone and back to back at the power limit
 (h100-sxm-sustained-gemm.md), the isolated-to-training gap the presets' comments discuss.
 Timing: triton.testing.do_bench, median of the repetitions, L2 flushed before each (cold cache, as in a

@@ -7,8 +7,13 @@ import torch
 from measuring.attention import attention_grid_rows, attention_rows
 from measuring.fp8 import cast_rows, fp8_gemm_rows
 from measuring.gemms import LLAMA, gemm_rows, llama_linear_shapes
+from measuring.host import cpu_model, host_rows
+from measuring.interference import interference_rows
 from measuring.model import layer_rows, step_rows
 from measuring.moe import moe_rows
+from measuring.moe_layer import moe_layer_rows
+from measuring.moe_profile import moe_profile_text
+from measuring.passes import cpu_sync_us, guard
 from measuring.streams import stream_rows
 
 
@@ -145,4 +150,76 @@ def run_moe(args, name):
         write(os.path.join(args.out, f"{args.prefix}-{suffix_}.yaml"), lines + moe_lines(rows, kind, kernels))
 
 
-PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step}
+
+def num(v, spec=".1f"):
+    """A YAML number, or null for a measurement that failed."""
+    return "null" if v is None else format(v, spec)
+
+
+def moe_layer_line(r):
+    per = r["host_us"] / r["kernels"] if r["host_us"] is not None and r["kernels"] else None
+    return (f"  - {{row: {r['row']}, pass: {r['pas']}, tokens: {r['tokens']}, local_experts: {r['local_experts']},"
+            f" rows_per_expert: {r['rows_per_expert']}, device_us: {num(r['device_us'])}, host_us: {num(r['host_us'])},"
+            f" kernels: {num(r['kernels'], 'd')}, host_us_per_kernel: {num(per, '.2f')},"
+            f" host_syncs: {num(r['host_syncs'], 'd')}}}   # {r['routed_rows']} routed rows, GQA {r['gqa']}")
+
+
+def run_moe_layer(args, name):
+    rows = moe_layer_rows(args.quick)
+    sync = guard("moe-layer host_sync_us", lambda: cpu_sync_us(50 if args.quick else 200))
+    lines = header(f"one MoE layer of the mb-* MoE rows on one {name}: one EP rank's work, all-to-all omitted")
+    lines += ["# measuring/moe_layer.py: Megatron-Core MoELayer (alltoall dispatcher, balanced routing, 16 local",
+              "# experts, one GEMM each as TE GroupedLinear on Hopper), bf16, cuDNN attention, RoPE omitted.",
+              "# device_us: do_bench of the pass, the forward with its host sync (split sizes .cpu()); kernels: CUDA",
+              "# kernels of one pass (torch profiler, memcpy not counted); host_us: median wall time of the host",
+              "# issuing the pass on an idle device with the split sizes known on the host (no sync; host_syncs:",
+              "# the synchronising calls torch saw in it, 0 expected), the backward's until backward() returns;",
+              "# host_sync_us: median 1-element .cpu() round trip with the device idle."]
+    lines += [f"host_sync_us: {num(sync)}", "moe_layers:"] + [moe_layer_line(r) for r in rows]
+    write(os.path.join(args.out, args.prefix + "-moe-layer.yaml"), lines)
+
+
+def run_moe_profile(args, name):
+    lines = header(f"kernels of one MoE layer pass (measuring/moe_layer.py) on one {name}, by own device time")
+    write(os.path.join(args.out, args.prefix + "-moe-layer-profile.txt"), lines + [moe_profile_text()])
+
+
+def run_host(args, name):
+    rows = host_rows(args.quick)
+    lines = header(f"host cost per launch of eager PyTorch on the host of one {name}")
+    lines += [f"# CPU: {cpu_model()}. (measuring/host.py; do_bench is not used here.) us: wall time per op of",
+              "# calls in a row, synchronised before and after; device_us: the same calls queued behind a sleeping",
+              "# kernel so that the device runs them back to back (device_queued: all were queued before the first",
+              "# ran); us > device_us: the host is the limit."]
+    lines += ["host:"]
+    for r in rows:
+        dev, bound = "", ""
+        if "device_us" in r:
+            dev = f", device_us: {num(r['device_us'], '.2f')}, device_queued: {str(r['device_queued']).lower()}"
+            bound = "; host-bound" if r["us"] > r["device_us"] else "; device-bound"
+            bound = bound if r["device_queued"] else "; device_us not queued (a wall time, not the device's)"
+        lines.append(f"  - {{op: {r['op']}, us: {num(r['us'], '.2f')}{dev}}}   # {r['what']}{bound}")
+    write(os.path.join(args.out, args.prefix + "-host.yaml"), lines)
+
+
+def interference_line(r):
+    ended = "" if r["outlasted"] else "; the copy ended first"
+    return (f"  - {{ctas: {r['ctas']}, m: {r['m']}, n: {r['n']}, k: {r['k']}, alone_us: {r['alone_us']:.1f},"
+            f" with_us: {r['with_us']:.1f}, slowdown: {r['slowdown']:.3f}, copy_gbps_alone: {r['copy_gbps_alone']:.1f}}}"
+            f"   # do_bench {r['bench_us']:.1f} us; copy alone {r['copy_ms']:.0f} ms{ended}")
+
+
+def run_interference(args, name):
+    rows = interference_rows(args.quick)
+    lines = header(f"GEMM slowdown beside a communication-like copy kernel on one {name}")
+    lines += ["# measuring/interference.py: a Triton persistent copy of `ctas` CTAs x 512 threads (NCCL channels)",
+              "# over a 1 GiB bf16 buffer on a side stream; 20 bf16 torch.matmul back to back between CUDA events,",
+              "# alone and beside the copy (no L2 flush in either; medians of 3 tries, 1 with --quick);",
+              "# slowdown = with_us / alone_us - 1; do_bench (L2 flushed) of the GEMM alone in the comment;",
+              "# copy_gbps_alone: bytes copied per second by the copy alone (HBM traffic is twice that)."]
+    lines += ["interference:"] + [interference_line(r) for r in rows]
+    write(os.path.join(args.out, args.prefix + "-interference.yaml"), lines)
+
+
+PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step,
+         "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference}
