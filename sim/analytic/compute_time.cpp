@@ -65,6 +65,16 @@ double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc) {
   return k.attention_keys > 0 ? k.attention_keys / (k.attention_keys + acc.attention_k_overhead) : 1.0;
 }
 
+double attention_tail(const Kernel& k, const AcceleratorSpec& acc) {
+  if (k.attention_keys <= 0 || k.attention_tiles <= 0 || acc.compute_units <= 0) return 0;
+  return acc.compute_units * (k.attention_max_keys + acc.attention_k_overhead) / (k.attention_tiles * k.attention_keys);
+}
+
+double attention_level(const Kernel& k, const AcceleratorSpec& acc) {
+  return k.attention_backward && acc.attention_backward_efficiency > 0 ? acc.attention_backward_efficiency
+                                                                        : acc.attention_efficiency;
+}
+
 double wave_efficiency(const GemmShape& g, const AcceleratorSpec& acc) {
   const int64_t tile_m = std::max(1, acc.gemm_tile_m);
   const int64_t tile_n = std::max(1, acc.gemm_tile_n);
@@ -84,7 +94,8 @@ Seconds kernel_time(const Kernel& k, const AcceleratorSpec& acc) {
     compute = k.flops / (peak_flops(acc, k.precision) * gemm_level(acc, k.precision) * wave_efficiency(each, acc) *
                          depth_efficiency(k.gemm, acc, k.precision));
   } else if (k.cls == KernelClass::kAttention && k.flops > 0) {
-    compute = k.flops / (peak_flops(acc, k.precision) * acc.attention_efficiency * attention_depth_efficiency(k, acc));
+    compute = k.flops / (peak_flops(acc, k.precision) * attention_level(k, acc)) *
+              (1 / attention_depth_efficiency(k, acc) + attention_tail(k, acc));
     if (acc.dropout_rng_rate > 0) compute += k.random_elements / acc.dropout_rng_rate;
   }
   return std::max(compute, memory) + acc.kernel_overhead * std::max(1, k.launches);

@@ -35,10 +35,21 @@ namespace trainsim {
 // The same for fused attention: L / (L + attention_k_overhead), L = Kernel::attention_keys, the keys
 // each query tile loops over on average; 1 when L is unknown (0).
 [[nodiscard]] double attention_depth_efficiency(const Kernel& k, const AcceleratorSpec& acc);
+// The last query tiles' tail, as a fraction of the work at full rate: the kernel's tiles run on
+// compute_units units at once, each taking its keys plus attention_k_overhead at one unit's share of
+// the rate, so list scheduling ends at most one longest tile after the average load (Graham 1969:
+// makespan <= work / units + longest job). With W = tiles·(L + L0) key-steps of work spread over U
+// units and a longest tile of Lmax + L0, the time is (W / U + Lmax + L0) key-steps, i.e. the
+// full-rate time times (L + L0) / L + U·(Lmax + L0) / (tiles·L). 0 when the tiles are unknown.
+// Few tiles (one head, one sequence) make the longest tile the whole kernel; many make it vanish.
+[[nodiscard]] double attention_tail(const Kernel& k, const AcceleratorSpec& acc);
+// attention_backward_efficiency for a backward kernel when the accelerator gives one, else
+// attention_efficiency.
+[[nodiscard]] double attention_level(const Kernel& k, const AcceleratorSpec& acc);
 
 // Roofline: max(flops / (peak[k.precision]·eff), bytes / (memory_bandwidth·memory_efficiency))
 // + kernel_overhead·launches, with eff = gemm_level·wave_efficiency·depth_efficiency for kGemm and
-// attention_efficiency·attention_depth_efficiency for kAttention, whose compute term also pays
+// attention_level / (1 / attention_depth_efficiency + attention_tail) for kAttention, whose compute term also pays
 // random_elements / dropout_rng_rate when the accelerator models it. Memory-bound classes
 // (elementwise, embedding, optimizer) use only the bytes term. A GEMM launched as `launches`
 // kernels (Kernel::launches) has its waves counted per launch (batch / launches each).

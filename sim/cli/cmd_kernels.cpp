@@ -118,12 +118,14 @@ Command kernels_command() {
       "streams (op, bytes, us, kernels). Each row is timed as the catalogue kernel it is, with the platform's\n"
       "model: max(FLOP / (peak x efficiency), bytes / (HBM x memory_efficiency)) + kernel_overhead per launch,\n"
       "where a GEMM's efficiency is gemm_efficiency x wave x k / (k + gemm_k_overhead) and attention's is\n"
-      "attention_efficiency x L / (L + attention_k_overhead) for queries attending L keys (plus its dropout's\n"
-      "random numbers / dropout_rng_rate); error % = (predicted - measured) / measured seconds x 100. Several\n"
-      "tables are compared (and fitted) together. --fit minimises the mean squared relative error by\n"
-      "Nelder-Mead from the preset's values and prints the lines to paste; the preset is not written. Kernel\n"
-      "tables pin down the isolated kernels; the level GEMMs reach inside a training step is what\n"
-      "`trainsim calibrate` fits on published runs.";
+      "attention_efficiency (attention_backward_efficiency for its backward) over (L + L0) / L + U (Lmax + L0) /\n"
+      "(tiles L) for queries attending L keys on average, Lmax in the longest query tile, L0 =\n"
+      "attention_k_overhead, tiles = batch x heads x seq / 128 spread over U = compute_units (the last tile's\n"
+      "tail), plus its dropout's random numbers / dropout_rng_rate; error % = (predicted - measured) /\n"
+      "measured seconds x 100. Several tables are compared (and fitted) together. --fit minimises the mean\n"
+      "squared relative error by Nelder-Mead from the preset's values and prints the lines to paste; the\n"
+      "preset is not written. Kernel tables pin down the isolated kernels; the level GEMMs reach inside a\n"
+      "training step is what `trainsim calibrate` fits on published runs.";
   spec.min_positionals = 1;
   spec.max_positionals = 16;
   return {spec, run_kernels};

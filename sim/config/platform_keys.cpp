@@ -111,6 +111,8 @@ std::vector<KeyEntry<A>> accelerator_entries() {
                     "today); an 8-bit GEMM's K-steps are shorter by its rate ratio, so the same time is more of them"),
       number_key<A>("attention_efficiency", &A::attention_efficiency, opt, efficiency_range(),
                     "fraction of peak a fused (flash) attention reaches"),
+      number_key<A>("attention_backward_efficiency", &A::attention_backward_efficiency, opt, efficiency_range(),
+                    "the same for the fused attention's backward (dQ, dK, dV); absent: attention_efficiency"),
       number_key<A>("attention_k_overhead", &A::attention_k_overhead, opt, k_overhead_range(),
                     "fixed cost of each query tile of fused attention, in keys: L keys run at L/(L + this)"),
       number_key<A>("memory_efficiency", &A::memory_efficiency, opt, efficiency_range(),

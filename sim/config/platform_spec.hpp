@@ -43,6 +43,7 @@ struct AcceleratorSpec {
                                                      // at K/(K + this); an 8-bit GEMM's K-steps are shorter
                                                      // by its rate ratio, so the same fixed time is more of them
   double attention_efficiency = 0.6;                 // fraction of peak a fused (flash) attention reaches
+  double attention_backward_efficiency = 0;          // the same for its backward; 0: attention_efficiency
   double attention_k_overhead = 0;                   // fixed cost of each query tile of fused attention, in
                                                      // keys: queries attending L keys run at L/(L + this)
   double memory_efficiency = 0.8;                    // fraction of HBM bandwidth memory-bound kernels reach

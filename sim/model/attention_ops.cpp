@@ -67,7 +67,7 @@ double visited_keys(const AttentionDims& a) {
 // the keys each query loops over and, with attention dropout, one random number per computed
 // score (the backward regenerates the mask from the seed rather than storing it).
 Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard& sh, double flops_factor,
-                              double tensor_elements) {
+                              double tensor_elements, bool backward) {
   const AttentionDims a = dims_of(m, sh);
   Kernel k;
   k.name = name;
@@ -77,6 +77,11 @@ Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard&
   k.flops = flops_factor * (a.window > 0 ? keys / a.ctx : kCausalFraction) * core_attention_model_flops(m, sh);
   k.bytes = tensor_elements * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
   k.attention_keys = keys;
+  // The tail (sim/analytic/compute_time.hpp): the longest query tile spans the whole context, or
+  // with a window the same blocks as every other tile; one tile per 128 queries of each head.
+  k.attention_max_keys = a.window > 0 ? keys : a.ctx;
+  k.attention_tiles = a.b * a.heads * std::ceil(a.s / kFlashTile);
+  k.attention_backward = backward;
   k.random_elements = a.attention_dropout ? a.b * a.heads * a.s * k.attention_keys : 0;
   return k;
 }
@@ -87,7 +92,7 @@ Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   const double q_or_o = a.b * a.s * a.heads * a.d;
   const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
-  return fused_attention_kernel("core_attention.fwd", m, sh, 1, 2 * q_or_o + kv);
+  return fused_attention_kernel("core_attention.fwd", m, sh, 1, 2 * q_or_o + kv, false);
 }
 
 // Backward reads Q, K, V, O, dO and the statistics, writes dQ, dK, dV.
@@ -95,7 +100,7 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   const double q_sized = 4 * a.b * a.s * a.heads * a.d;        // Q, O, dO, dQ
   const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
-  return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized);
+  return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized, true);
 }
 
 // Unfused attention (Megatron-LM before FlashAttention, Korthikanti et al. 2022 §4.1): the

@@ -29,6 +29,9 @@ struct Kernel {
   GemmShape gemm;            // only for kGemm
   double random_elements = 0;  // random numbers drawn inside the kernel (dropout of fused attention)
   double attention_keys = 0;   // kAttention: keys each query attends on average (causal: half the context)
+  double attention_max_keys = 0;  // kAttention: keys the longest query tile spans (causal: the context)
+  double attention_tiles = 0;     // kAttention: query tiles of the kernel, b·heads·ceil(s / tile rows)
+  bool attention_backward = false;  // kAttention: the backward (dQ, dK, dV), at its own efficiency
   bool weight_grad = false;  // backward kernel computing weight gradients (deferrable: zero-bubble W)
   // The precision the kernel's math runs in: it picks the peak FLOP/s and, for GEMMs, the efficiency
   // level. An FP8 run's weight GEMMs are kFp8 (kMxfp8) while its attention, router and logits stay

@@ -27,6 +27,7 @@ const std::vector<ParameterInfo>& parameters() {
       {"fp8_gemm_efficiency", &AcceleratorSpec::fp8_gemm_efficiency, 0.3, 1.0, 1, ""},
       {"gemm_k_overhead", &AcceleratorSpec::gemm_k_overhead, 0, 2048, 1, ""},          // K steps per tile
       {"attention_efficiency", &AcceleratorSpec::attention_efficiency, 0.3, 1.0, 1, ""},
+      {"attention_backward_efficiency", &AcceleratorSpec::attention_backward_efficiency, 0.3, 1.0, 1, ""},
       {"attention_k_overhead", &AcceleratorSpec::attention_k_overhead, 0, 8192, 1, ""},  // keys per query tile
       {"memory_efficiency", &AcceleratorSpec::memory_efficiency, 0.3, 1.0, 1, ""},
       {"kernel_overhead", &AcceleratorSpec::kernel_overhead, 0, 40, kMicro, "us"},

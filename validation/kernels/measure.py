@@ -17,6 +17,7 @@ It writes into DIR, as tables of `trainsim kernels` (validation/kernels/*.yaml):
   h100-sxm-attention-flash.yaml
   h100-sxm-attention-cudnn-grid.yaml  cuDNN attention at other sequence lengths, head counts and head dims
                                    (a check of how far the fitted efficiency carries; --only attention-grid)
+  h100-sxm-attention-cudnn-batch.yaml  the same over several sequences (batch 2-8) and very few heads (1-4)
   h100-sxm-streams.yaml            memory-bound kernels with the bytes each moves
   h100-sxm-fp8-gemm.yaml           FP8 GEMMs (torch._scaled_mm, per-tensor scales) at the rows' and Llama 3
                                    shapes, each with the bf16 GEMM of its shape timed beside it

@@ -4,7 +4,7 @@ import time
 
 import torch
 
-from measuring.attention import attention_grid_rows, attention_rows
+from measuring.attention import attention_batch_rows, attention_grid_rows, attention_rows
 from measuring.fp8 import cast_rows, fp8_gemm_rows
 from measuring.gemms import LLAMA, gemm_rows, llama_linear_shapes
 from measuring.host import cpu_model, host_rows
@@ -72,7 +72,7 @@ def run_attention(args, name):
 
 def attention_lines(args, rows):
     p = f" dropout: {args.dropout:g}," if args.dropout > 0 else ""
-    return [f"  - {{pass: {r['pas']}, batch: 1, heads: {r['heads']}, seq: {r['seq']}, head_dim: {r['head_dim']},"
+    return [f"  - {{pass: {r['pas']}, batch: {r.get('batch', 1)}, heads: {r['heads']}, seq: {r['seq']}, head_dim: {r['head_dim']},"
             f" causal: true,{p} us: {r['us']:.1f}}}   # {r['row']}" for r in rows]
 
 
@@ -82,6 +82,14 @@ def run_attention_grid(args, name):
                          "torch scaled_dot_product_attention, cudnn backend") + ["attention:"]
     lines += attention_lines(args, attention_grid_rows(args.quick, args.dropout))
     write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-grid{suffix(args)}.yaml"), lines)
+
+
+def run_attention_batch(args, name):
+    drop = f", dropout {args.dropout:g}" if args.dropout > 0 else ""
+    lines = table_header(args, f"causal bf16 cuDNN fused attention{drop} over several sequences and few heads", name,
+                         "torch scaled_dot_product_attention, cudnn backend") + ["attention:"]
+    lines += attention_lines(args, attention_batch_rows(args.quick, args.dropout))
+    write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-batch{suffix(args)}.yaml"), lines)
 
 
 def run_streams(args, name):
@@ -221,5 +229,5 @@ def run_interference(args, name):
     write(os.path.join(args.out, args.prefix + "-interference.yaml"), lines)
 
 
-PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "streams": run_streams, "layers": run_layers, "step": run_step,
+PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "attention-batch": run_attention_batch, "streams": run_streams, "layers": run_layers, "step": run_step,
          "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference}
