@@ -76,20 +76,22 @@ def attention_lines(args, rows):
             f" causal: true,{p} us: {r['us']:.1f}}}   # {r['row']}" for r in rows]
 
 
-def run_attention_grid(args, name):
+def cudnn_attention_table(args, name, what, file_part, rows):
+    """A table of cuDNN attention passes beyond the rows' shapes (grid, batch): the same header and lines."""
     drop = f", dropout {args.dropout:g}" if args.dropout > 0 else ""
-    lines = table_header(args, f"causal bf16 cuDNN fused attention{drop} at shapes beyond the rows'", name,
+    lines = table_header(args, f"causal bf16 cuDNN fused attention{drop} {what}", name,
                          "torch scaled_dot_product_attention, cudnn backend") + ["attention:"]
-    lines += attention_lines(args, attention_grid_rows(args.quick, args.dropout))
-    write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-grid{suffix(args)}.yaml"), lines)
+    lines += attention_lines(args, rows)
+    write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-{file_part}{suffix(args)}.yaml"), lines)
+
+
+def run_attention_grid(args, name):
+    cudnn_attention_table(args, name, "at shapes beyond the rows'", "grid", attention_grid_rows(args.quick, args.dropout))
 
 
 def run_attention_batch(args, name):
-    drop = f", dropout {args.dropout:g}" if args.dropout > 0 else ""
-    lines = table_header(args, f"causal bf16 cuDNN fused attention{drop} over several sequences and few heads", name,
-                         "torch scaled_dot_product_attention, cudnn backend") + ["attention:"]
-    lines += attention_lines(args, attention_batch_rows(args.quick, args.dropout))
-    write(os.path.join(args.out, f"{args.prefix}-attention-cudnn-batch{suffix(args)}.yaml"), lines)
+    cudnn_attention_table(args, name, "over several sequences and few heads", "batch",
+                          attention_batch_rows(args.quick, args.dropout))
 
 
 def run_streams(args, name):
