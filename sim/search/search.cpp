@@ -123,37 +123,48 @@ class Searcher {
     const long long options = static_cast<long long>(gc.recompute_layers.size());
     for (const InnerChoice& c : gc.inner) {
       const size_t k = options > 1 ? fewest_fitting(g, gc, c) : 0;
-      // Fewer recomputed layers do not fit; more cannot be faster (each adds a forward's compute
-      // and its TP traffic): the formulas' time is non-decreasing in recompute_layers.
       out_.counts.pruned_memory += static_cast<long long>(std::min<size_t>(k, options)) * per_choice;
       if (k >= gc.recompute_layers.size()) {
         apply_choice(g, c, gc.flags.front(), gc.recompute_layers.back(), work_);
         note_oom(memory_now());
         continue;
       }
-      out_.counts.pruned_bound += (options - 1 - static_cast<long long>(k)) * per_choice;
-      evaluate(g, gc.flags, c, gc.recompute_layers[k]);
+      // Fewer recomputed layers do not fit; more are never faster (each adds a forward's compute and
+      // its TP traffic: the formulas' time is non-decreasing in recompute_layers), but a slower one
+      // may still belong in the top k. So evaluate from the fewest that fit upwards until one cannot
+      // enter the top k; every later one is slower still.
+      size_t j = k;
+      while (j < gc.recompute_layers.size()) {
+        const double fastest = evaluate(g, gc.flags, c, gc.recompute_layers[j++]);
+        if (fastest >= top_.threshold()) break;
+      }
+      out_.counts.pruned_bound += (options - static_cast<long long>(j)) * per_choice;
     }
   }
 
-  void evaluate(const ComputeGroup& g, const std::vector<FlagChoice>& flags, const InnerChoice& c, int recompute_layers) {
+  // Evaluates every flag choice of one strategy; returns the fastest time (-infinity when it does
+  // not fit, so that the caller goes on to more recomputation).
+  double evaluate(const ComputeGroup& g, const std::vector<FlagChoice>& flags, const InnerChoice& c, int recompute_layers) {
     apply_choice(g, c, flags.front(), recompute_layers, work_);
     IterationInputs in = extract();
     const double peak = fullest_stage_memory(in);
     if (peak > capacity_) {
       out_.counts.pruned_memory += static_cast<long long>(flags.size());
       note_oom(peak);
-      return;
+      return -std::numeric_limits<double>::infinity();
     }
+    double fastest = std::numeric_limits<double>::infinity();
     for (const FlagChoice& f : flags) {
       in.overlap_dp = f.dp_grad_reduce;
       in.overlap_pp = f.pp_comm;
       ++out_.counts.evaluated;
       IterationEstimate e = estimate_iteration(in, theta_);
+      fastest = std::min(fastest, e.iteration_time);
       if (e.iteration_time > top_.threshold()) continue;  // an equal time still counts as an equivalent
       apply_choice(g, c, f, recompute_layers, work_);
       top_.push(RankedStrategy{work_, std::move(e), peak, 0});
     }
+    return fastest;
   }
 
   const SearchSpace& space_;

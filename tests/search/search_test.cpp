@@ -197,6 +197,29 @@ TEST_CASE("Spearman's rho of hand-ranked lists, with ties sharing their mean ran
   CHECK(spearman({1, 2, 3, 4}, {2, 1, 4, 3}) == Approx(0.6));
 }
 
+TEST_CASE("a strategy that recomputes more layers than memory needs still enters the top k when fast enough", "[search]") {
+  // 10 layers on 8 H100 at micro-batch 1: full recompute of 1 layer fits, and recomputing 2 is slower
+  // but still among the 5 best, which a search that stops at the fewest fitting layers would miss.
+  const RunSpec base = dense_base(10);
+  const SearchOutcome o = search_strategies(base, parse_search_space({"micro_batch=1"}, {}), IterationTheta{}, 5);
+  std::vector<std::string> labels;
+  std::string listed;
+  for (const RankedStrategy& r : o.top) {
+    labels.push_back(strategy_label(r.run));
+    listed += labels.back() + "; ";
+  }
+  INFO(listed);
+  bool both = false;
+  for (const std::string& l : labels) {
+    const auto at = l.find("rc:full2");
+    if (at == std::string::npos) continue;
+    std::string fewer = l;
+    fewer.replace(at, 8, "rc:full1");
+    both = both || std::find(labels.begin(), labels.end(), fewer) != labels.end();
+  }
+  CHECK(both);
+}
+
 TEST_CASE("with 10 layers the search interleaves over uneven stages and still matches the exhaustive top k", "[search]") {
   // 10 layers over pp 4 x v 2 cannot be split evenly (10 mod 8 != 0); first/last stage layers that
   // are 0 or multiples of 2 up to ceil(10/4) + 1 leave e.g. stages of 2, 2, 2, 4.
