@@ -60,9 +60,6 @@ void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, Ch
       exposed_host_time(h, p.backward, p.backward_launches, backward_instructions(c.has_embedding, c.has_output));
 }
 
-// Whether an MoE block's dispatcher synchronises with the host (as the graph builder's block_tasks).
-bool dispatch_syncs(const RunSpec& run) { return run.framework.moe.dispatch_sync && !run.moe.pad_to_capacity; }
-
 }  // namespace
 
 StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks) {
@@ -83,7 +80,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
       add(out, attention), pass.add(attention);
       add(out, ffn);
-      if (moe && dispatch_syncs(run)) pass.add_synced(ffn, run.framework.host);
+      if (moe && run.moe_dispatch_syncs()) pass.add_synced(ffn, run.framework.host);
       else pass.add(ffn);
       const LayerRecompute redo = layer_recompute(run, t, l, position);
       out.recompute += redo.seconds;

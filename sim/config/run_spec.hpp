@@ -157,6 +157,10 @@ struct RunSpec {
     if (moe.capacity_factor > 0) return moe.pad_to_capacity ? moe.capacity_factor : std::min(moe.imbalance, moe.capacity_factor);
     return moe.imbalance * model.moe.capacity_factor;
   }
+  // Derived: whether an MoE layer's dispatcher synchronises with the host before its all-to-all: the
+  // framework's dropless dispatcher does (FrameworkMoe::dispatch_sync); padded to capacity, the
+  // split sizes are known without reading the routing counts.
+  bool moe_dispatch_syncs() const { return framework.moe.dispatch_sync && !moe.pad_to_capacity; }
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
 };

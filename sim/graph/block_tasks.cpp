@@ -75,12 +75,6 @@ void count_launches(BuildContext& ctx, const std::vector<uint16_t>& extra, int i
   if (!extra.empty()) ctx.host_extra_launches += extra[static_cast<size_t>(i)];
 }
 
-// Whether the MoE dispatcher reads the routing counts on the host before dispatching (a dropless
-// dispatcher; padding to capacity makes the shapes static).
-bool dispatch_syncs(const BuildContext& ctx) {
-  return ctx.run.framework.moe.dispatch_sync && !ctx.run.moe.pad_to_capacity;
-}
-
 // Whether the block's EP exchange is issued before kernel i: the first expert kernel, unless the
 // span starts there and its caller issued the exchange.
 bool leads_exchange(const KernelSpan& span, int i, const BlockMarks& m) {
@@ -109,7 +103,7 @@ BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
 }
 
 void add_ep_exchange(BuildContext& ctx, int mb, int layer, TaskRole role) {
-  if (role != TaskRole::kBackward && dispatch_syncs(ctx)) host_sync(ctx, mb);
+  if (role != TaskRole::kBackward && ctx.run.moe_dispatch_syncs()) host_sync(ctx, mb);
   if (ctx.run.strategy.ep > 1)
     add_comm(ctx, "ep.dispatch", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
 }

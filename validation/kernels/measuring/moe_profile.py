@@ -2,11 +2,11 @@
 forward and one backward pass per config, the kernels sorted by their own device time. Read beside a
 trainsim trace of the same layer (validation/kernels/h100-sxm-moe-layer.md)."""
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 from measuring.common import randn
 from measuring.model import fast_attention
 from measuring.moe_layer import CONFIGS, MoeLayer
+from measuring.passes import profiled
 
 WARMUP = 3
 ROWS = 28  # kernels listed per pass
@@ -21,13 +21,6 @@ def table(prof):
         except Exception as e:  # noqa: BLE001 - try the older key
             err = e
     return f"profiler table unavailable: {err!r}"
-
-
-def profiled(run):
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        keep = run()
-        torch.cuda.synchronize()
-    return prof, keep
 
 
 def config_text(c):

@@ -46,17 +46,23 @@ def host_us(run, clear, reps):
     return statistics.median(times) * 1e6
 
 
+def profiled(run):
+    """(torch profiler of one run() to its device end, run()'s result)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        keep = run()
+        torch.cuda.synchronize()
+    return prof, keep
+
+
 def count_kernels(run, clear):
     """CUDA kernels one run() launches (torch profiler; memcpy and memset not counted), after a warm-up run."""
     from torch.autograd import DeviceType
-    from torch.profiler import ProfilerActivity, profile
     for _ in range(2):
         if clear:
             clear()
         torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-            keep = run()
-            torch.cuda.synchronize()
+        prof, keep = profiled(run)
         del keep
     names = [e.name for e in prof.events() if e.device_type == DeviceType.CUDA]
     return sum(1 for n in names if not n.startswith(("Memcpy", "Memset"))) or None
