@@ -48,7 +48,7 @@ class DeviceLoop {
     while (open_ > 0) {
       begin_ready();
       starts_.flush();
-      if (open_ > 0) wait_next();
+      if (open_ > 0 && !settle()) wait_next();
     }
     dev_.stats.end = sg4::Engine::get_clock();
   }
@@ -59,6 +59,19 @@ class DeviceLoop {
   // A date counts as reached within SimGrid's timing precision, as SimGrid ends an action whose
   // date is that close to the current one with the current step.
   bool reached(double date) const { return date >= 0 && date - now() < precision_; }
+
+  // A device that arrived at a collective its peers have not reached yet lets the other actors
+  // woken at this date run first (a yield: no time passes) before it takes the end of its
+  // kernels as its wake-up date: peers in step with it arrive in this round, and their arrival
+  // slows its kernels (interference.hpp). Waiting at once would set a wake-up for a date its
+  // kernels no longer end at, a wake-up at which it would do nothing. Returns whether it yielded.
+  bool settle() {
+    if (!dev_.awaits_members) return false;
+    dev_.awaits_members = false;
+    if (!dev_.kernel.running()) return false;
+    sg4::this_actor::yield();
+    return true;
+  }
 
   // Ends what has ended, then begins tasks on free streams until none can begin (a task that
   // moves nothing ends at once, which may let another stream's task begin). A free stream whose

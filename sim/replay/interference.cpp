@@ -17,7 +17,10 @@ void CollectiveRendezvous::arrive(uint64_t key, int members, DeviceRuntime& dev,
   in.members = members;
   ++in.arrived;
   in.present.push_back({&dev, departure});
-  if (in.arrived < members) return;
+  if (in.arrived < members) {
+    dev.awaits_members = true;
+    return;
+  }
   in.moving = true;
   const double now = simgrid::s4u::Engine::get_clock();
   bool known = true;

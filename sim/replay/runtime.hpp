@@ -45,6 +45,9 @@ struct DeviceRuntime {
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily
   DeviceTimeline stats;
+  // It arrived at a collective instance that some replayed members had not reached: when they
+  // do, its speed drops (interference.hpp), maybe later in this same round of its own date.
+  bool awaits_members = false;
 };
 
 struct ReplayContext {
