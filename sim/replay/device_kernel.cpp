@@ -14,23 +14,32 @@ void DeviceKernel::init(double idle_speed, double busy_speed, double precision) 
   precision_ = precision;
 }
 
-void DeviceKernel::start(double flops) {
+void DeviceKernel::start(double flops) { begin(Segment{Kind::kKernels, flops}); }
+
+void DeviceKernel::start_until(double date) { begin(Segment{Kind::kUntil, date}); }
+
+void DeviceKernel::begin(Segment first) {
   catch_up(clock_now());
   running_ = true;
-  segments_.assign(1, Segment{false, flops});
+  segments_.assign(1, first);
   ended_.clear();
-  flops_ = flops;
+  flops_ = first.amount;
   since_ = clock_now();
   update_end();
 }
 
 void DeviceKernel::then_compute(double flops) {
-  segments_.push_back(Segment{false, flops});
+  segments_.push_back(Segment{Kind::kKernels, flops});
   update_end();
 }
 
 void DeviceKernel::then_hold(double seconds) {
-  segments_.push_back(Segment{true, seconds});
+  segments_.push_back(Segment{Kind::kHold, seconds});
+  update_end();
+}
+
+void DeviceKernel::then_until(double date) {
+  segments_.push_back(Segment{Kind::kUntil, date});
   update_end();
 }
 
@@ -63,7 +72,11 @@ void DeviceKernel::catch_up(double now) {
 
 double DeviceKernel::segment_end() const {
   const Segment& s = segments_[ended_.size()];
-  return s.hold ? since_ + s.amount : since_ + flops_ / speed_;
+  switch (s.kind) {
+    case Kind::kHold: return since_ + s.amount;
+    case Kind::kUntil: return std::max(since_, s.amount);
+    default: return since_ + flops_ / speed_;
+  }
 }
 
 // Ends the segments that ended by `date` at the speed in force since since_.
@@ -80,7 +93,7 @@ void DeviceKernel::advance_to(double date) {
 void DeviceKernel::set_speed_at(double speed, double date) {
   if (running_) {
     advance_to(date);
-    if (!segments_[ended_.size()].hold) {
+    if (segments_[ended_.size()].kind == Kind::kKernels) {
       flops_ -= speed_ * (date - since_);
       if (flops_ < precision_) flops_ = 0;
       since_ = date;
@@ -98,8 +111,8 @@ void DeviceKernel::update_end() {
   size_t p = 0;
   for (size_t k = ended_.size(); k < segments_.size(); ++k) {
     const Segment& s = segments_[k];
-    if (s.hold) {
-      t += s.amount;
+    if (s.kind != Kind::kKernels) {
+      t = s.kind == Kind::kHold ? t + s.amount : std::max(t, s.amount);
       for (; p < pending_.size() && pending_[p] <= t; ++p)
         if (--moving == 0) speed = idle_speed_;
       continue;

@@ -13,14 +13,16 @@
 // its bytes begin to move (a timed exchange with a private switch) ends at its date without
 // anyone waking: the integration applies the speed change at that date.
 //
-// A chain: the kernels may be followed by holds and more kernels (device_loop.cpp fuses a
-// compute task, the collective that alone waits on it and the compute task that alone waits on
-// the collective, when the collective's time is known in advance: switch_shortcut.hpp). Each
-// segment begins when the one before ends: kernels run at the device's speed, a hold lasts its
-// seconds whatever the speed. The actor then waits for the end of the chain only, and learns
-// when each segment ended from boundary().
+// A chain: the kernels may be followed by holds, waits and more kernels (kernel_chain.hpp fuses
+// a compute task, the collective that alone waits on it and the compute task that alone waits on
+// the collective, when the collective's time is known in advance: switch_shortcut.hpp; and
+// kernels that wait on a timed collective already in progress). Each segment begins when the
+// one before ends: kernels run at the device's speed, a hold lasts its seconds whatever the
+// speed, a wait lasts until its date (no time if that date has passed). The actor then waits
+// for the end of the chain only, and learns when each segment ended from boundary().
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace trainsim {
@@ -29,11 +31,14 @@ class DeviceKernel {
  public:
   // Speeds in FLOP/s; `precision`: FLOP below which nothing is left.
   void init(double idle_speed, double busy_speed, double precision);
-  // Kernels of `flops` FLOP start now: a chain of one segment.
+  // Kernels of `flops` FLOP start now: a chain of one segment. start_until: a chain that first
+  // waits until `date`.
   void start(double flops);
-  // Appends to the chain kernels of `flops` FLOP, or a hold of `seconds`.
+  void start_until(double date);
+  // Appends to the chain kernels of `flops` FLOP, a hold of `seconds`, or a wait until `date`.
   void then_compute(double flops);
   void then_hold(double seconds);
+  void then_until(double date);
   // One more (begins) or one fewer (ends) of the device's transfers moves bytes, now or, for
   // ends_at, at a date not before now.
   void transfer_begins();
@@ -47,10 +52,12 @@ class DeviceKernel {
   [[nodiscard]] double boundary(size_t k);
 
  private:
+  enum class Kind : uint8_t { kKernels, kHold, kUntil };
   struct Segment {
-    bool hold = false;
-    double amount = 0;  // FLOP, or seconds for a hold
+    Kind kind = Kind::kKernels;
+    double amount = 0;  // FLOP, seconds for a hold, the date for a wait
   };
+  void begin(Segment first);
   double segment_end() const;  // of the current segment, at the current speed
   void advance_to(double date);
   void set_speed_at(double speed, double date);

@@ -91,6 +91,7 @@ class DeviceLoop {
         while (!st.busy && st.next < st.order->size() && begin_next(s)) progress = true;
       }
     }
+    extend_running_chain();
   }
 
   // Timed collectives whose end passed without a wake (wait_next left them out), earliest first.
@@ -127,10 +128,12 @@ class DeviceLoop {
     StreamState& st = state(s);
     const TaskId t = (*st.order)[st.next];
     Stream blocking = Stream::kCompute;
+    TaskId wait = kNoTask;
     if (!preds_done(dev_, t, &blocking)) {
       if (!st.stalled) st.stalled = true, st.stall_start = now();
       st.blocking = blocking;
-      return false;
+      // The compute stream may begin a chain with a wait for a timed collective in progress.
+      if (s != 0 || traced_ || !waits_for(dev_, streams_, st.next, &wait) || wait == kNoTask) return false;
     }
     // Only the compute stream's waits make the breakdown (charged to the stream it waited on).
     if (st.stalled && static_cast<Stream>(s) == Stream::kCompute) charge_stall(st);
@@ -139,12 +142,13 @@ class DeviceLoop {
     st.start = now();
     const Task& task = graph_.task(t);
     if (static_cast<Stream>(s) == Stream::kCompute) {
-      begin_compute(st);
+      begin_compute(st, wait);
     } else if (task.kind == TaskKind::kRecv) {
       if (inboxes_.take(task.peer_offset, &recv_started_)) end_recv(st);
     } else if (task.kind == TaskKind::kCollective && (st.hold_end = begin_timed_collective(ctx_, dev_, t, &st.timed_sent)) >= 0) {
       st.timed = true;
       holds_ |= static_cast<uint8_t>(1u << s);
+      recheck_ |= 1u;  // the compute stream may now wait for it in a chain
     } else {
       st.comm.emplace(ctx_, dev_, t);
       advance_comm(s);
@@ -156,15 +160,31 @@ class DeviceLoop {
   // run of kernels (kernels of one stream run back to back) at the device's current speed,
   // which interference.hpp lowers while the device's bytes move. A traced device runs each task
   // alone, so each trace slice is exact. The run may go on as a chain (extend_chain).
-  void begin_compute(StreamState& st) {
+  void begin_compute(StreamState& st, TaskId wait) {
     chain_.clear();
+    const double until = wait == kNoTask ? -1 : join_wait(dev_, streams_, wait, chain_);
     size_t j = st.next;
     const double work = take_run(dev_, *st.order, &j, traced_);
     chain_.push_back({j, kNoTask, 0});
     st.run_end = j;
+    if (until >= 0) {
+      holds_ &= static_cast<uint8_t>(~(1u << static_cast<int>(graph_.task(wait).stream)));
+      dev_.kernel.start_until(until);
+      dev_.kernel.then_compute(work * kHostSpeed);
+      return;
+    }
     if (work <= 0) return end_compute(st);
     dev_.kernel.start(work * kHostSpeed);
-    if (!traced_) extend_chain(ctx_, dev_, streams_, chain_);
+  }
+
+  // Extends the compute stream's chain, once every stream has begun what it can in this pass (a
+  // timed collective begun beside the kernels, or since they began, may be one the chain can
+  // wait for). A timed collective the chain waits for is the chain's: its end is the chain's too.
+  void extend_running_chain() {
+    if (traced_ || !dev_.kernel.running()) return;
+    extend_chain(ctx_, dev_, streams_, chain_);
+    for (int s = 1; s < kStreams; ++s)
+      if (state(s).chained) holds_ &= static_cast<uint8_t>(~(1u << s));
   }
 
   // The chain ended: each of its segments is charged and its tasks end, as they would have had
@@ -297,6 +317,7 @@ class DeviceLoop {
     inboxes_.add_waits(waitset_, waitset_stream_);
     if (waitset_.empty() && deadline < 0)
       throw std::logic_error("replay: device " + std::to_string(dev_.rank) + " has tasks left but nothing to wait for");
+    ++ctx_.wakeups;
     const ssize_t i = sg4::Activity::wait_any_for(waitset_, deadline < 0 ? -1.0 : deadline - now());
     if (i < 0) return;  // a date was reached: begin_ready() takes it up
     const int s = waitset_stream_[static_cast<size_t>(i)];

@@ -136,6 +136,7 @@ Timeline collect(const ReplayContext& ctx) {
   out.devices_total = ctx.run->devices;
   out.folded = ctx.folding;
   out.tasks_executed = ctx.tasks_executed;
+  out.wakeups = ctx.wakeups;
   for (const auto& dev : ctx.devices) {
     if (!dev) continue;
     DeviceTimeline t = dev->stats;

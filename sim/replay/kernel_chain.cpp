@@ -25,7 +25,61 @@ TaskId holdable(const DeviceRuntime& dev, const DeviceStreams& streams, const st
   return next_waits ? t : kNoTask;
 }
 
+// Whether task p, not finished, is a collective the chain in progress already waits for (held
+// or joined): its stream is the chain's and has moved past it.
+bool in_chain(const DeviceRuntime& dev, const DeviceStreams& streams, TaskId p) {
+  const StreamState& st = streams[static_cast<size_t>(dev.stage->graph->task(p).stream)];
+  return st.chained && st.next > dev.stage->order_index[p];
+}
+
+// Whether compute-order position j can follow the chain without a wake: the last task before it
+// lets no task of another stream begin, and it waits on nothing but what waits_for allows.
+bool can_follow(const DeviceRuntime& dev, const DeviceStreams& streams, const std::vector<TaskId>& order, size_t j,
+                TaskId* wait) {
+  return dev.stage->cross_stream_successor[order[j - 1]] == 0 && waits_for(dev, streams, j, wait);
+}
+
+// Appends position *j and the run of kernels it begins to the chain, after a wait for the timed
+// collective it waits on if any, when can_follow allows; moves *j past the run.
+bool follow(DeviceRuntime& dev, DeviceStreams& streams, const std::vector<TaskId>& order, std::vector<ChainItem>& chain,
+            size_t* j) {
+  TaskId wait = kNoTask;
+  if (!can_follow(dev, streams, order, *j, &wait)) return false;
+  if (wait != kNoTask) dev.kernel.then_until(join_wait(dev, streams, wait, chain));
+  const double work = take_run(dev, order, j, false);
+  chain.push_back({*j, kNoTask, 0});
+  dev.kernel.then_compute(work * kHostSpeed);
+  return true;
+}
+
 }  // namespace
+
+bool waits_for(const DeviceRuntime& dev, const DeviceStreams& streams, size_t j, TaskId* wait) {
+  const CompiledStage& cs = *dev.stage;
+  *wait = kNoTask;
+  const TaskId t = (*streams[0].order)[j];
+  for (uint32_t i = cs.pred_begin[t]; i < cs.pred_begin[t + 1]; ++i) {
+    const TaskId p = cs.preds[i];
+    if (dev.done[p] || in_chain(dev, streams, p)) continue;
+    const StreamState& st = streams[static_cast<size_t>(cs.graph->task(p).stream)];
+    if (*wait != kNoTask || !st.timed || st.chained || (*st.order)[st.next] != p) return false;
+    if ((cs.cross_stream_successor[p] & ~1u) != 0) return false;
+    if (st.next + 1 < st.order->size() && cs.compute_pred_limit[(*st.order)[st.next + 1]] <= j) return false;
+    *wait = p;
+  }
+  return true;
+}
+
+double join_wait(DeviceRuntime& dev, DeviceStreams& streams, TaskId wait, std::vector<ChainItem>& chain) {
+  StreamState& held = streams[static_cast<size_t>(dev.stage->graph->task(wait).stream)];
+  const double end = held.hold_end;
+  held.chained = true;
+  held.timed = false;
+  held.hold_end = -1;
+  ++held.next;
+  chain.push_back({0, wait, held.timed_sent});
+  return end;
+}
 
 double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single) {
   const StageGraph& graph = *dev.stage->graph;
@@ -44,7 +98,11 @@ void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams
   const std::vector<TaskId>& order = *compute.order;
   for (size_t j = compute.run_end; j < order.size();) {
     const TaskId t = holdable(dev, streams, order, j);
-    if (t == kNoTask) return;
+    if (t == kNoTask) {
+      if (!follow(dev, streams, order, chain, &j)) return;
+      compute.run_end = j;
+      continue;
+    }
     Bytes sent = 0;
     const double hold = held_collective_seconds(ctx, dev, t, &sent);
     if (hold < 0) return;

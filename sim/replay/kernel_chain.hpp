@@ -32,6 +32,16 @@ using DeviceStreams = std::array<StreamState, kStreams>;
 // order[*j] itself when `single`, for a traced device); returns their seconds on an idle device.
 double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single);
 
+// Whether compute-order position j waits on nothing a chain cannot wait for without a wake:
+// each of its predecessors has finished or is the chain's, save at most one timed collective in
+// progress (*wait; kNoTask if none) whose end needs no wake of its own: only compute tasks wait
+// on it, and its stream's next task waits on a compute task at j or after.
+[[nodiscard]] bool waits_for(const DeviceRuntime& dev, const DeviceStreams& streams, size_t j, TaskId* wait);
+
+// Makes timed collective `wait` (in progress, as waits_for found it) the chain's: its stream is
+// the chain's until the chain ends, and `chain` waits for it; returns the date it ends.
+double join_wait(DeviceRuntime& dev, DeviceStreams& streams, TaskId wait, std::vector<ChainItem>& chain);
+
 // Extends the compute stream's chain (streams[0]: its first run begun, in `chain`) while the
 // rule above holds: appends holds and runs to `chain` and to dev.kernel, marks the held
 // streams chained and moves compute's run_end on.

@@ -68,6 +68,7 @@ struct ReplayContext {
   std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)
   std::vector<TraceEvent> trace;
   uint64_t tasks_executed = 0;
+  uint64_t wakeups = 0;  // Timeline::wakeups
   ProgressMeter progress;
   // The first exception an actor raised: SimGrid 3.32 aborts the process when one leaves an actor,
   // so actors catch it, stop the simulation, and replay() rethrows it after Engine::run().

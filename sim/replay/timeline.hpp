@@ -65,6 +65,9 @@ struct Timeline {
   std::vector<TraceEvent> trace;         // only for the traced devices
   std::vector<LinkStat> links;           // only when asked for
   uint64_t tasks_executed = 0;
+  // Times a device's actor waited for SimGrid (a flow, a message or a date): the replay's cost
+  // grows with them (device_loop.cpp, kernel_chain.hpp).
+  uint64_t wakeups = 0;
 };
 
 }  // namespace trainsim

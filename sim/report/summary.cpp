@@ -54,7 +54,7 @@ void write_summary(std::ostream& out, const SimulationReport& r) {
       << (r.timeline.folded && r.options.fold_data_parallel ? " (dp replicas folded)" : "")
       << (r.timeline.folded && r.options.fold_tensor_parallel ? " (tp ranks folded)" : "") << ", collectives in "
       << (r.options.collectives == CollectiveMode::kStep ? "step" : "bulk") << " mode, " << r.timeline.tasks_executed
-      << " tasks, " << summary_text("%.2f s wall", r.wall_seconds) << "\n";
+      << " tasks, " << r.timeline.wakeups << " wake-ups, " << summary_text("%.2f s wall", r.wall_seconds) << "\n";
   if (!r.timeline.fold_note.empty()) out << "fold               " << r.timeline.fold_note << "\n";
   out << "\nbreakdown (mean over devices)   seconds    share\n";
   for (int c = 0; c < kTimeCategories; ++c) {
