@@ -190,7 +190,14 @@ double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
 
 double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
   const double hold = held_collective_seconds(ctx, dev, id, sent);
-  if (hold < 0) return -1;
+  return hold < 0 ? -1 : begin_held_collective(ctx, dev, id, hold);
+}
+
+uint64_t collective_instance(ReplayContext& ctx, DeviceRuntime& dev, TaskId id) {
+  return instance_key(ctx.group(dev, dev.stage->graph->task(id).group), id);
+}
+
+double begin_held_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, double hold) {
   const double end = sg4::Engine::get_clock() + hold;
   if (ctx.interference && !dev.stage->compute_blocking[id]) {
     const Task& task = dev.stage->graph->task(id);

@@ -28,6 +28,14 @@ double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
 // interference rendezvous with its departure; returns the date it ends (and *sent), or -1.
 double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent);
 
+// Begins collective `id` as a hold of `hold` seconds from now (joining the interference
+// rendezvous with its departure, as begin_timed_collective does); returns the date it ends.
+double begin_held_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, double hold);
+
+// The key naming one instance of collective `id` of dev's stage template: the same for every
+// member of its group.
+[[nodiscard]] uint64_t collective_instance(ReplayContext& ctx, DeviceRuntime& dev, TaskId id);
+
 // One communication task of one device, from its beginning to its end.
 class CommOp {
  public:

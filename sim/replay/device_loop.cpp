@@ -22,6 +22,7 @@
 #include "sim/replay/comm_exec.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/kernel_chain.hpp"
+#include "sim/replay/pair_shortcut.hpp"
 #include "sim/replay/pipeline_inbox.hpp"
 #include "sim/replay/runtime.hpp"
 #include "sim/replay/stream_state.hpp"
@@ -48,6 +49,10 @@ class DeviceLoop {
     while (open_ > 0) {
       begin_ready();
       starts_.flush();
+      if (deciding_ != 0) {
+        decide_pairs();
+        continue;
+      }
       if (open_ > 0 && !settle()) wait_next();
     }
     dev_.stats.end = sg4::Engine::get_clock();
@@ -59,6 +64,28 @@ class DeviceLoop {
   // A date counts as reached within SimGrid's timing precision, as SimGrid ends an action whose
   // date is that close to the current one with the current step.
   bool reached(double date) const { return date >= 0 && date - now() < precision_; }
+
+  // Collectives begun in this pass that may be timed without flows (pair_shortcut.hpp): once the
+  // other actors woken at this date have run (a yield), each is timed if every member has begun
+  // it, else it runs as flows.
+  void decide_pairs() {
+    sg4::this_actor::yield();
+    for (uint8_t m = deciding_; m != 0; m &= static_cast<uint8_t>(m - 1)) {
+      const int s = __builtin_ctz(m);
+      StreamState& st = state(s);
+      const TaskId t = (*st.order)[st.next];
+      if (ctx_.pairs.decide(collective_instance(ctx_, dev_, t))) {
+        st.hold_end = begin_held_collective(ctx_, dev_, t, st.pair_hold);
+        st.timed = true;
+        holds_ |= static_cast<uint8_t>(1u << s);
+        recheck_ |= 1u;  // the compute stream may now wait for it in a chain
+      } else {
+        st.comm.emplace(ctx_, dev_, t);
+        advance_comm(s);
+      }
+    }
+    deciding_ = 0;
+  }
 
   // A device that arrived at a collective its peers have not reached yet lets the other actors
   // woken at this date run first (a yield: no time passes) before it takes the end of its
@@ -149,6 +176,9 @@ class DeviceLoop {
       st.timed = true;
       holds_ |= static_cast<uint8_t>(1u << s);
       recheck_ |= 1u;  // the compute stream may now wait for it in a chain
+    } else if (task.kind == TaskKind::kCollective && (st.pair_hold = pair_collective_seconds(ctx_, dev_, t, &st.timed_sent)) >= 0) {
+      ctx_.pairs.arrive(collective_instance(ctx_, dev_, t), static_cast<int>(ctx_.group(dev_, task.group).size()));
+      deciding_ |= static_cast<uint8_t>(1u << s);
     } else {
       st.comm.emplace(ctx_, dev_, t);
       advance_comm(s);
@@ -344,6 +374,7 @@ class DeviceLoop {
   // Bit s: stream s may be able to begin its next task (begin_ready), holds its stream until
   // hold_end, waits on flows (flows[cursor] onwards).
   uint8_t recheck_ = (1u << kStreams) - 1, holds_ = 0, flows_ = 0;
+  uint8_t deciding_ = 0;  // bit s: stream s began a collective that may be timed (decide_pairs)
   std::array<StreamState, kStreams> streams_;
   std::vector<ChainItem> chain_;  // the compute stream's chain in progress (kernel_chain.hpp)
   StartBatch starts_;

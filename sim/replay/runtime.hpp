@@ -18,6 +18,7 @@
 #include "sim/replay/device_kernel.hpp"
 #include "sim/replay/interference.hpp"
 #include "sim/replay/options.hpp"
+#include "sim/replay/pair_shortcut.hpp"
 #include "sim/replay/progress.hpp"
 #include "sim/replay/switch_proxy.hpp"
 #include "sim/replay/timeline.hpp"
@@ -32,6 +33,12 @@ struct SwitchRoute {
   double up_latency = 0, up_bandwidth = 0, down_latency = 0, down_bandwidth = 0;
 };
 
+// The routes between a device and one peer each way (pair_shortcut.hpp).
+struct PairRoute {
+  int peer = -1;
+  double out_latency = 0, out_bandwidth = 0, in_latency = 0, in_bandwidth = 0;
+};
+
 struct DeviceRuntime {
   int rank = 0;
   const CompiledStage* stage = nullptr;
@@ -44,6 +51,7 @@ struct DeviceRuntime {
   std::array<std::vector<int>, kDims> groups;       // group ranks per dimension, filled lazily
   std::map<std::pair<int, int>, std::unique_ptr<SwitchProxy>> switch_proxies;  // by (stream, tier), lazily
   std::vector<SwitchRoute> switch_routes;           // by tier, filled lazily
+  std::vector<PairRoute> pair_routes;               // by peer, filled lazily
   DeviceTimeline stats;
   // It arrived at a collective instance that some replayed members had not reached: when they
   // do, its speed drops (interference.hpp), maybe later in this same round of its own date.
@@ -63,6 +71,8 @@ struct ReplayContext {
   std::vector<int> domain_sizes;        // devices per domain of each tier (tier_layout.hpp)
   bool interference = false;            // accelerator.comm_interference > 0: track moving bytes
   std::vector<uint8_t> private_switch;  // by tier: exchanges with its switch are timed (switch_shortcut.hpp)
+  std::vector<uint8_t> private_pairs;   // by tier: member-to-member collectives may be timed (pair_shortcut.hpp)
+  PairRendezvous pairs;                 // used only on private_pairs tiers
   CollectiveRendezvous rendezvous;      // used only when `interference`
   bool folding = false;                 // some devices are folded away (fold_plan.hpp)
   std::vector<int> link_owner;          // by rank: the replayed device it mirrors (fold_owners)

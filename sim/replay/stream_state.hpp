@@ -23,6 +23,7 @@ struct StreamState {
   double hold_end = -1;            // >= 0: the task holds the stream until then (CommOp::next)
   bool timed = false;               // the task in progress is a timed collective (no CommOp)
   Bytes timed_sent = 0;            // the bytes it sends
+  double pair_hold = -1;           // seconds it holds if timed as pairs (pair_shortcut.hpp)
   bool chained = false;            // held by a chain of the compute stream (device_loop.cpp)
   bool stalled = false;            // free, but its next task waits on another stream
   double stall_start = 0;          // since when

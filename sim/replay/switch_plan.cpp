@@ -38,9 +38,6 @@ std::vector<SwitchExchange> switch_exchanges(ReplayContext& ctx, DeviceRuntime& 
   return out;
 }
 
-namespace {
-
-// Latency and bottleneck bandwidth of the route from one host to another.
 void route_figures(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double* latency, double* bandwidth) {
   std::vector<simgrid::s4u::Link*> links;
   *latency = 0;
@@ -49,8 +46,6 @@ void route_figures(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
   for (const simgrid::s4u::Link* l : links)
     if (*bandwidth < 0 || l->get_bandwidth() < *bandwidth) *bandwidth = l->get_bandwidth();
 }
-
-}  // namespace
 
 const SwitchRoute& switch_route(ReplayContext& ctx, DeviceRuntime& dev, int tier) {
   if (dev.switch_routes.empty()) dev.switch_routes.resize(ctx.run->platform.tiers.size());

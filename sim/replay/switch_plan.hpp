@@ -13,4 +13,7 @@ namespace trainsim {
 [[nodiscard]] std::vector<SwitchExchange> switch_exchanges(ReplayContext& ctx, DeviceRuntime& dev, Stream stream,
                                                            int tier);
 
+// Latency (s) and bottleneck bandwidth (bytes/s) of the route from one host to another.
+void route_figures(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double* latency, double* bandwidth);
+
 }  // namespace trainsim

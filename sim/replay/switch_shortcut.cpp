@@ -36,10 +36,16 @@ StageTraffic stage_traffic(const StageGraph& stage) {
 }
 
 // Who uses each tier: `other` once any transfer that is not an exchange with the switch
-// crosses it; `streams` the streams whose exchanges with the switch cross it.
+// crosses it; `streams` the streams whose exchanges with the switch cross it; `pair_streams` the
+// streams whose member-to-member transfers cross it, `pipeline` once a pipeline transfer does, and
+// `fan` once a member of some collective sends to, or receives from, more than one peer on it in
+// one batch.
 struct TierUse {
   bool other = false;
   std::set<int> streams;
+  std::set<int> pair_streams;
+  bool pipeline = false;
+  bool fan = false;
 };
 
 class TrafficScan {
@@ -54,6 +60,11 @@ class TrafficScan {
     const PreparedCollective& plan = cache_.get(*choice.algorithm, task.collective, choice.shape, task.bytes);
     const auto member = static_cast<size_t>(std::find(group.begin(), group.end(), rank) - group.begin());
     const MemberSchedule& mine = plan.members[member];
+    for (const auto* batch : {&mine.bulk_sends, &mine.bulk_recvs}) {
+      int peers = 0;
+      for (const PeerBytes& pb : *batch) peers += pb.peer == kSwitchMember ? 0 : 1;
+      if (peers > 1) use_[static_cast<size_t>(choice.tier)].fan = true;
+    }
     for (const auto* steps : {&mine.step_sends, &mine.step_recvs})
       for (const auto& step : *steps)
         for (const PeerBytes& pb : step) {
@@ -61,7 +72,9 @@ class TrafficScan {
             use_[static_cast<size_t>(choice.tier)].streams.insert(static_cast<int>(task.stream));
           } else {
             const int peer = group[static_cast<size_t>(pb.peer)];
-            use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))].other = true;
+            TierUse& use = use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))];
+            use.other = true;
+            use.pair_streams.insert(static_cast<int>(task.stream));
           }
         }
   }
@@ -70,7 +83,9 @@ class TrafficScan {
     const int stages = mesh_.degree(Dim::kPp);
     const int stage = mesh_.coord(rank)[Dim::kPp];
     const int peer = mesh_.rank_at_stage(rank, ((stage + offset) % stages + stages) % stages);
-    use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))].other = true;
+    TierUse& use = use_[static_cast<size_t>(tier_between_sizes(sizes_, rank, peer))];
+    use.other = true;
+    use.pipeline = true;
   }
 
   [[nodiscard]] const std::vector<TierUse>& use() const { return use_; }
@@ -90,12 +105,9 @@ bool folds(const Mesh& mesh, const RunSpec& run, const ReplayOptions& options) {
   return false;
 }
 
-}  // namespace
-
-std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
-                                          const ReplayOptions& options) {
-  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
-  if (!options.analytic_switch || options.link_stats || folds(mesh, run, options)) return out;
+// Every tier's use by the run's transfers; empty when the shortcuts are off.
+std::vector<TierUse> tier_use(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  if (!options.analytic_switch || options.link_stats || folds(mesh, run, options)) return {};
   std::vector<StageTraffic> stages;
   for (const StageGraph& stage : graph.stages) stages.push_back(stage_traffic(stage));
   TrafficScan scan(run, mesh);
@@ -104,9 +116,37 @@ std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& gr
     for (const Task* task : traffic.collectives) scan.collective(rank, *task);
     for (int offset : traffic.peer_offsets) scan.pipeline(rank, offset);
   }
-  for (size_t t = 0; t < out.size(); ++t) {
-    const TierUse& use = scan.use()[t];
+  return scan.use();
+}
+
+// Topologies where a device's transfers to its peers cross only links of its own and of the
+// peer (its port and theirs, or their pair link): nothing of a third device.
+bool own_links_only(Topology t) { return t == Topology::kNvswitch || t == Topology::kClos || t == Topology::kFullMesh; }
+
+}  // namespace
+
+std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                          const ReplayOptions& options) {
+  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
+  const std::vector<TierUse> uses = tier_use(run, graph, mesh, options);
+  for (size_t t = 0; t < uses.size(); ++t) {
+    const TierUse& use = uses[t];
     out[t] = run.platform.tiers[t].in_network_reduction && !use.other && use.streams.size() == 1 ? 1 : 0;
+  }
+  return out;
+}
+
+std::vector<uint8_t> private_pair_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                        const ReplayOptions& options) {
+  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
+  if (options.collectives != CollectiveMode::kBulk) return out;
+  const std::vector<TierUse> uses = tier_use(run, graph, mesh, options);
+  for (size_t t = 0; t < uses.size(); ++t) {
+    const TierUse& use = uses[t];
+    out[t] = own_links_only(run.platform.tiers[t].topology) && use.streams.empty() && !use.pipeline && !use.fan &&
+                     use.pair_streams.size() == 1
+                 ? 1
+                 : 0;
   }
   return out;
 }

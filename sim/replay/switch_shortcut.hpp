@@ -31,4 +31,15 @@ namespace trainsim {
 [[nodiscard]] std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
                                                         const ReplayOptions& options);
 
+// Member-to-member collectives timed without flows (pair_shortcut.hpp), on tiers where no other
+// transfer can share their links: in bulk mode each member of a collective sends one flow to one
+// peer and receives one from one peer; on a tier whose transfers cross only the two devices' own
+// links (a crossbar's ports, a full mesh's pair links), where every such collective comes from one
+// stream (which runs them one after the other) and no pipeline transfer or switch exchange
+// crosses it, each flow is alone on its links from start to end when the members begin together.
+// Per tier: 1 where such collectives may be timed, else 0. Declines as private_switch_tiers does
+// (folded replays, per-link statistics) and in step mode.
+[[nodiscard]] std::vector<uint8_t> private_pair_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                                      const ReplayOptions& options);
+
 }  // namespace trainsim

@@ -52,6 +52,12 @@ std::vector<uint8_t> private_tiers(const std::string& run_file, const std::vecto
   return private_switch_tiers(run, build_run_graph(run), Mesh(run.strategy), o);
 }
 
+std::vector<uint8_t> pair_tiers(const std::string& run_file, const std::vector<std::string>& sets,
+                                ReplayOptions o = {}) {
+  const RunSpec run = load_run(kRoot / run_file, sets);
+  return private_pair_tiers(run, build_run_graph(run), Mesh(run.strategy), o);
+}
+
 // Llama 3 70B cut to 4 layers on 2 DGX H100 nodes: tp 8 fills each node (NVLS on the NVLink
 // tier), the 2 pipeline stages talk over InfiniBand, no data parallelism.
 const std::vector<std::string> kTpNodes = {"devices=16",     "strategy.pp=2",  "strategy.dp=1",
@@ -123,4 +129,29 @@ TEST_CASE("the switch shortcut declines where another transfer can share a membe
   ReplayOptions off;
   off.analytic_switch = false;
   CHECK(private_tiers("workloads/llama3-70b-h100.yaml", kTpNodes, off) == std::vector<uint8_t>{0, 0});
+}
+
+TEST_CASE("timing ring collectives on a crossbar nobody else uses gives the full replay's times", "[replay][shortcut]") {
+  // GPT-3 175B cut to 6 layers on 2 DGX A100 nodes: tp 8 rings fill each node's NVSwitch (no
+  // in-switch reduction), the 2 pipeline stages (interleaved, 3 chunks each) talk over InfiniBand.
+  // Each member sends one flow to its ring successor and receives one from its predecessor, alone
+  // on its NVSwitch ports: timed once every member has begun (pair_shortcut.hpp).
+  const std::vector<std::string> tp_nodes = {"devices=16", "strategy.pp=2", "strategy.dp=1", "global_batch=4",
+                                             "model.layers=6"};
+  REQUIRE(pair_tiers("workloads/gpt3-175b-a100.yaml", tp_nodes) == std::vector<uint8_t>{1, 0});
+  check_same(replay_times("workloads/gpt3-175b-a100.yaml", tp_nodes, CollectiveMode::kBulk, false),
+             replay_times("workloads/gpt3-175b-a100.yaml", tp_nodes, CollectiveMode::kBulk, true));
+}
+
+TEST_CASE("the pair shortcut declines where a pipeline transfer crosses the crossbar or in step mode",
+          "[replay][shortcut]") {
+  // pp 2 inside one node: the pipeline's transfers cross the NVSwitch ports the rings use.
+  const std::vector<std::string> one_node = {"devices=8", "strategy.tp=4", "strategy.pp=2", "strategy.dp=1",
+                                             "global_batch=4", "model.layers=6"};
+  CHECK(pair_tiers("workloads/gpt3-175b-a100.yaml", one_node) == std::vector<uint8_t>{0, 0});
+  ReplayOptions step;
+  step.collectives = CollectiveMode::kStep;
+  const std::vector<std::string> tp_nodes = {"devices=16", "strategy.pp=2", "strategy.dp=1", "global_batch=4",
+                                             "model.layers=6"};
+  CHECK(pair_tiers("workloads/gpt3-175b-a100.yaml", tp_nodes, step) == std::vector<uint8_t>{0, 0});
 }
