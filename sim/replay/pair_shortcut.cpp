@@ -45,6 +45,7 @@ const PairRoute& pair_route(ReplayContext& ctx, DeviceRuntime& dev, int peer) {
 double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
   const Task& task = dev.stage->graph->task(id);
   if (task.kind != TaskKind::kCollective || ctx.options.collectives != CollectiveMode::kBulk) return -1;
+  if (std::find(ctx.private_pairs.begin(), ctx.private_pairs.end(), 1) == ctx.private_pairs.end()) return -1;
   const std::vector<int>& group = ctx.group(dev, task.group);
   if (group.size() < 2) return -1;
   int tier = 0;

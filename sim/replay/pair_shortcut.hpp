@@ -17,7 +17,7 @@
 #include <unordered_map>
 
 #include "sim/core/units.hpp"
-#include "sim/graph/task.hpp"
+#include "sim/graph/stage_graph.hpp"
 
 namespace trainsim {
 
