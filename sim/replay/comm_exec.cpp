@@ -183,9 +183,12 @@ double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
   if (up > 0) end = std::max(end, r.up_latency + static_cast<double>(up) / r.up_bandwidth);
   if (down > 0) end = std::max(end, r.down_latency + static_cast<double>(down) / r.down_bandwidth);
   const Seconds latency = mine.bulk_sends.empty() ? 0 : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
+  return end + merged_step_latencies(mine, latency);
+}
+
+Seconds merged_step_latencies(const MemberSchedule& mine, Seconds latency) {
   const size_t steps = mine.step_sends.size();
-  if (steps > 1) end += static_cast<double>(steps - 1) * latency;
-  return end;
+  return steps > 1 ? static_cast<double>(steps - 1) * latency : 0;
 }
 
 double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
@@ -279,8 +282,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
   for (const auto& pb : mine.bulk_recvs) batch.add(rank_of(group, pb.peer), pb.bytes, false);
   batch.post_all();
   // One flow paid one latency; the other steps' latencies are added analytically.
-  const size_t steps = mine.step_sends.size();
-  if (steps > 1) tail_ = static_cast<double>(steps - 1) * latency;
+  tail_ = merged_step_latencies(mine, latency);
   return true;
 }
 

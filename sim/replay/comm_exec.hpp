@@ -28,6 +28,10 @@ double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
 // interference rendezvous with its departure; returns the date it ends (and *sent), or -1.
 double begin_timed_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent);
 
+// Bulk mode moves a collective's bytes in one batch, which pays one latency: the seconds of the
+// latencies of its other steps (`latency` each), added after the batch.
+[[nodiscard]] Seconds merged_step_latencies(const MemberSchedule& mine, Seconds latency);
+
 // Begins collective `id` as a hold of `hold` seconds from now (joining the interference
 // rendezvous with its departure, as begin_timed_collective does); returns the date it ends.
 double begin_held_collective(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, double hold);

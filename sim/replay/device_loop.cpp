@@ -135,7 +135,6 @@ void DeviceLoop::begin_compute(StreamState& st, TaskId wait) {
   chain_.push_back({j, kNoTask, 0});
   st.run_end = j;
   if (until >= 0) {
-    holds_ &= static_cast<uint8_t>(~(1u << static_cast<int>(graph_.task(wait).stream)));
     dev_.kernel.start_until(until);
     dev_.kernel.then_compute(work * kHostSpeed);
     return;

@@ -176,8 +176,9 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   ctx.platform = build_platform(run.platform, run.devices, ctx.link_owner);
   ctx.domain_sizes = tier_domain_sizes(run.platform, run.devices);
   ctx.interference = run.platform.accelerator.comm_interference > 0;
-  ctx.private_switch = private_switch_tiers(run, graph, mesh, options);
-  ctx.private_pairs = private_pair_tiers(run, graph, mesh, options);
+  ShortcutTiers shortcuts = shortcut_tiers(run, graph, mesh, options);
+  ctx.private_switch = std::move(shortcuts.switch_exchanges);
+  ctx.private_pairs = std::move(shortcuts.pairs);
   for (const auto& stage : graph.stages) ctx.stages.push_back(compile_stage(stage));
   ctx.devices.resize(static_cast<size_t>(run.devices));
   for (int rank = 0; rank < run.devices; ++rank) {

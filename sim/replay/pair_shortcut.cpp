@@ -66,11 +66,8 @@ double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
       if (out) *sent += pb.bytes, latency = std::max(latency, ctx.latency_between(dev.rank, peer));
     }
   }
-  if (end < 0) return -1;
-  // As CommOp::collective_batch holds the stream after the flows: the latencies of the other steps.
-  const size_t steps = mine.step_sends.size();
-  if (steps > 1) end += static_cast<double>(steps - 1) * latency;
-  return end;
+  // As CommOp::collective_batch holds the stream after the flows.
+  return end < 0 ? -1 : end + merged_step_latencies(mine, latency);
 }
 
 }  // namespace trainsim

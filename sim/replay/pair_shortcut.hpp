@@ -1,5 +1,5 @@
 // Member-to-member collectives timed without flows (an exact shortcut, like switch_shortcut.hpp's
-// for exchanges with a switch), on the tiers private_pair_tiers admits.
+// for exchanges with a switch), on the tiers shortcut_tiers admits.
 //
 // There, in bulk mode, a member of a collective sends one flow to one peer and receives one from
 // one peer, and nothing else crosses the links those flows use while they move. A flow starts
@@ -44,7 +44,7 @@ class PairRendezvous {
 
 // The seconds collective `id` of dev's stage template holds its stream when its members begin it
 // together, and in *sent the bytes it sends; -1 when it cannot be timed (not in bulk mode, not on
-// a tier of private_pair_tiers, or a flow of it crosses another tier).
+// a tier of shortcut_tiers, or a flow of it crosses another tier).
 double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent);
 
 }  // namespace trainsim

@@ -125,28 +125,19 @@ bool own_links_only(Topology t) { return t == Topology::kNvswitch || t == Topolo
 
 }  // namespace
 
-std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
-                                          const ReplayOptions& options) {
-  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
+ShortcutTiers shortcut_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, const ReplayOptions& options) {
+  const size_t tiers = run.platform.tiers.size();
+  ShortcutTiers out{std::vector<uint8_t>(tiers, 0), std::vector<uint8_t>(tiers, 0)};
   const std::vector<TierUse> uses = tier_use(run, graph, mesh, options);
+  const bool bulk = options.collectives == CollectiveMode::kBulk;
   for (size_t t = 0; t < uses.size(); ++t) {
     const TierUse& use = uses[t];
-    out[t] = run.platform.tiers[t].in_network_reduction && !use.other && use.streams.size() == 1 ? 1 : 0;
-  }
-  return out;
-}
-
-std::vector<uint8_t> private_pair_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
-                                        const ReplayOptions& options) {
-  std::vector<uint8_t> out(run.platform.tiers.size(), 0);
-  if (options.collectives != CollectiveMode::kBulk) return out;
-  const std::vector<TierUse> uses = tier_use(run, graph, mesh, options);
-  for (size_t t = 0; t < uses.size(); ++t) {
-    const TierUse& use = uses[t];
-    out[t] = own_links_only(run.platform.tiers[t].topology) && use.streams.empty() && !use.pipeline && !use.fan &&
-                     use.pair_streams.size() == 1
-                 ? 1
-                 : 0;
+    const TierSpec& tier = run.platform.tiers[t];
+    out.switch_exchanges[t] = tier.in_network_reduction && !use.other && use.streams.size() == 1 ? 1 : 0;
+    out.pairs[t] = bulk && own_links_only(tier.topology) && use.streams.empty() && !use.pipeline && !use.fan &&
+                           use.pair_streams.size() == 1
+                       ? 1
+                       : 0;
   }
   return out;
 }

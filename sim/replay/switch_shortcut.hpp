@@ -27,9 +27,14 @@
 
 namespace trainsim {
 
-// Per tier: 1 where exchanges with the tier's switch are timed without flows, else 0.
-[[nodiscard]] std::vector<uint8_t> private_switch_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
-                                                        const ReplayOptions& options);
+
+// Where the replay times transfers instead of moving them, from one scan of the run's traffic.
+struct ShortcutTiers {
+  // Per tier: 1 where exchanges with the tier's switch are timed without flows, else 0.
+  std::vector<uint8_t> switch_exchanges;
+  // Per tier: 1 where member-to-member collectives may be timed (below), else 0.
+  std::vector<uint8_t> pairs;
+};
 
 // Member-to-member collectives timed without flows (pair_shortcut.hpp), on tiers where no other
 // transfer can share their links: in bulk mode each member of a collective sends one flow to one
@@ -37,9 +42,9 @@ namespace trainsim {
 // links (a crossbar's ports, a full mesh's pair links), where every such collective comes from one
 // stream (which runs them one after the other) and no pipeline transfer or switch exchange
 // crosses it, each flow is alone on its links from start to end when the members begin together.
-// Per tier: 1 where such collectives may be timed, else 0. Declines as private_switch_tiers does
-// (folded replays, per-link statistics) and in step mode.
-[[nodiscard]] std::vector<uint8_t> private_pair_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
-                                                      const ReplayOptions& options);
+// Both shortcuts decline (all 0) for folded replays and when per-link statistics are asked for;
+// the pair shortcut also in step mode.
+[[nodiscard]] ShortcutTiers shortcut_tiers(const RunSpec& run, const RunGraph& graph, const Mesh& mesh,
+                                           const ReplayOptions& options);
 
 }  // namespace trainsim

@@ -49,13 +49,13 @@ Times replay_times(const std::string& run_file, const std::vector<std::string>& 
 std::vector<uint8_t> private_tiers(const std::string& run_file, const std::vector<std::string>& sets,
                                    ReplayOptions o = {}) {
   const RunSpec run = load_run(kRoot / run_file, sets);
-  return private_switch_tiers(run, build_run_graph(run), Mesh(run.strategy), o);
+  return shortcut_tiers(run, build_run_graph(run), Mesh(run.strategy), o).switch_exchanges;
 }
 
 std::vector<uint8_t> pair_tiers(const std::string& run_file, const std::vector<std::string>& sets,
                                 ReplayOptions o = {}) {
   const RunSpec run = load_run(kRoot / run_file, sets);
-  return private_pair_tiers(run, build_run_graph(run), Mesh(run.strategy), o);
+  return shortcut_tiers(run, build_run_graph(run), Mesh(run.strategy), o).pairs;
 }
 
 // Llama 3 70B cut to 4 layers on 2 DGX H100 nodes: tp 8 fills each node (NVLS on the NVLink
