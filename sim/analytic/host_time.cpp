@@ -4,16 +4,20 @@
 
 namespace trainsim {
 
-Seconds exposed_host_time(const HostCosts& host, Seconds device, int launches, int instructions) {
+Seconds launch_seconds(const HostCosts& host, const Launches& n) {
+  if (host.cuda_graphs) return host.launch;
+  return n.calls * host.launch + n.library * host.library_launch_cost();
+}
+
+Seconds exposed_host_time(const HostCosts& host, Seconds device, const Launches& launches, int instructions) {
   if (!host.any()) return 0;
-  const int issued = host.cuda_graphs ? 1 : launches;
-  const Seconds time = host.pass + instructions * host.pipeline_instruction + issued * host.launch;
+  const Seconds time = host.pass + instructions * host.pipeline_instruction + launch_seconds(host, launches);
   return host.launch_blocking ? time : std::max<Seconds>(0, time - device);
 }
 
-Seconds exposed_segment_time(const HostCosts& host, Seconds device, int launches) {
+Seconds exposed_segment_time(const HostCosts& host, Seconds device, const Launches& launches) {
   if (!host.any()) return 0;
-  const Seconds time = (host.cuda_graphs ? 0 : launches) * host.launch;
+  const Seconds time = host.cuda_graphs ? 0 : launch_seconds(host, launches);
   return host.launch_blocking ? time : std::max<Seconds>(0, time - device);
 }
 

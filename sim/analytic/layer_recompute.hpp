@@ -12,7 +12,7 @@ namespace trainsim {
 
 struct LayerRecompute {
   double seconds = 0;             // device time of the re-run kernels
-  int launches = 0;               // their kernel launches
+  Launches launches;              // their kernel launches
   bool attention_again = false;   // the attention block's forward collectives run again
   bool ffn_again = false;         // the FFN (MLP or MoE) block's forward collectives run again
 };

@@ -48,9 +48,9 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
   return {before, experts};
 }
 
-int launches(const std::vector<Kernel>& kernels) {
-  int n = 0;
-  for (const Kernel& k : kernels) n += k.launches;
+Launches launches(const std::vector<Kernel>& kernels) {
+  Launches n;
+  for (const Kernel& k : kernels) n += {1, std::max(1, k.launches) - 1};
   return n;
 }
 
@@ -82,7 +82,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   for (const Kernel& k : fwd) {
     if (k.name.rfind("moe_expert", 0) == 0) break;
     t.forward_before_dispatch += kernel_time(k, acc);
-    t.forward_launches_before_dispatch += k.launches;
+    t.forward_launches_before_dispatch += {1, std::max(1, k.launches) - 1};
   }
   const ExpertBounds backward_experts = expert_bounds(bwd);
   t.forward_experts = expert_segments(fwd, expert_bounds(fwd), acc).second;
@@ -98,7 +98,7 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
   for (const Kernel& k : fwd) {
     if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules)) continue;
     r.seconds += kernel_time(k, run.platform.accelerator);
-    r.launches += std::max(1, k.launches);
+    r.launches += {1, std::max(1, k.launches) - 1};
   }
   return r;
 }
@@ -108,8 +108,8 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
 void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   const auto& s = run.strategy;
   const int tp = s.tp > 1 ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
-  b.forward_launches += tp + ep;
-  b.backward_launches += tp + ep;
+  b.forward_launches.calls += tp + ep;
+  b.backward_launches.calls += tp + ep;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "sim/analytic/host_time.hpp"
 #include "sim/config/run_spec.hpp"
 
 namespace trainsim {
@@ -22,11 +23,11 @@ struct BlockPassTimes {
   // last one (input-gradient GEMMs in the backward): their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
   // Launches the host issues for the block (its kernels and its TP/EP collectives), per pass.
-  int forward_launches = 0, backward_launches = 0;
+  Launches forward_launches, backward_launches;
   // MoE: the forward's device seconds and launches before its first expert kernel, where the
   // dispatcher synchronises with the host (FrameworkMoe::dispatch_sync).
   double forward_before_dispatch = 0;
-  int forward_launches_before_dispatch = 0;
+  Launches forward_launches_before_dispatch;
   // MoE: the kernels between the two all-to-alls of each pass (the forward's from its first expert
   // kernel through its last expert GEMM; the backward's likewise, by input-gradient kernels), and
   // the backward's before its first, seconds: the segments combined 1F1B interleaves.
@@ -36,7 +37,7 @@ struct BlockPassTimes {
 // The forward kernels selective recompute re-runs in one block (sim/model/recompute_ops.hpp).
 struct RedoTimes {
   double seconds = 0;
-  int launches = 0;
+  Launches launches;
 };
 
 struct BlockTimes {

@@ -17,7 +17,7 @@ namespace {
 // the segments that syncs closed left exposed.
 struct ChunkPass {
   double forward = 0, backward = 0;
-  int forward_launches = 0, backward_launches = 0;
+  Launches forward_launches, backward_launches;
   double forward_synced_exposed = 0;
   void add(const BlockPassTimes& b) {
     forward += b.forward;
@@ -31,11 +31,11 @@ struct ChunkPass {
     forward_launches += b.forward_launches_before_dispatch;
     forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
     forward = b.forward - b.forward_before_dispatch;
-    forward_launches = b.forward_launches - b.forward_launches_before_dispatch;
+    forward_launches = b.forward_launches.minus(b.forward_launches_before_dispatch);
     backward += b.backward_input + b.weight_grad;
     backward_launches += b.backward_launches;
   }
-  void add_recompute(double seconds, int launches) {
+  void add_recompute(double seconds, const Launches& launches) {
     backward += seconds;
     backward_launches += launches;
   }
@@ -52,8 +52,8 @@ void add(StageCompute& s, const BlockPassTimes& b) {
 void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, ChunkPass p) {
   const HostCosts& h = run.framework.host;
   if (!h.any()) return;
-  p.forward_launches += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
-  p.backward_launches += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
+  p.forward_launches.calls += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
+  p.backward_launches.calls += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
   s.forward += p.forward_synced_exposed +
                exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
   s.backward_input +=

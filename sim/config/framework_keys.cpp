@@ -28,6 +28,9 @@ std::vector<KeyEntry<HostCosts>> host_entries() {
   return {
       quantity_key<H>("launch", &H::launch, Quantity::kTime, opt, host_time_range(),
                       "host time per launch (kernel, collective, pipeline transfer) of trainsim's catalogue"),
+      quantity_key<H>("library_launch", &H::library_launch, Quantity::kTime, opt, host_time_range(),
+                      "host time per launch a library makes itself inside one catalogue launch, with no Python per "
+                      "kernel (Transformer Engine's per-expert GEMMs and quantization); 0: as `launch`"),
       quantity_key<H>("pass", &H::pass, Quantity::kTime, opt, host_time_range(),
                       "host time per forward or backward pass of one micro-batch through one stage chunk"),
       quantity_key<H>("pipeline_instruction", &H::pipeline_instruction, Quantity::kTime, opt, host_time_range(),

@@ -23,6 +23,9 @@ namespace trainsim {
 // one launch per kernel, collective and pipeline send/receive (one per pass with CUDA graphs).
 struct HostCosts {
   Seconds launch = 0;                // per launch: framework Python, PyTorch dispatch, cudaLaunchKernel
+  // Per launch that a library makes itself inside one such call, with no Python per kernel (Transformer
+  // Engine's per-expert GEMMs and per-expert quantization, looped in C++); 0: as `launch`.
+  Seconds library_launch = 0;
   Seconds pass = 0;                  // per pass: module calls, schedule bookkeeping outside launches
   Seconds pipeline_instruction = 0;  // per instruction of a pipeline engine (DeepSpeed's PipeInstruction)
   // CUDA_LAUNCH_BLOCKING=1: every launch returns only when its kernel has finished, so host time
@@ -31,6 +34,7 @@ struct HostCosts {
   bool launch_blocking = false;
   bool cuda_graphs = false;  // each pass replayed from one captured graph: one launch per pass
   [[nodiscard]] bool any() const { return launch > 0 || pass > 0 || pipeline_instruction > 0; }
+  [[nodiscard]] Seconds library_launch_cost() const { return library_launch > 0 ? library_launch : launch; }
 };
 
 // How layers are assigned to pipeline stages when the run's strategy gives no explicit split.

@@ -45,7 +45,7 @@ void write_framework(std::ostream& out, const FrameworkSpec& f) {
   const HostCosts& h = f.host;
   const FrameworkMemory& m = f.memory;
   out << "framework:\n  name: " << quoted(f.name) << "\n  host: {launch: " << exact(h.launch)
-      << "s, pass: " << exact(h.pass) << "s, pipeline_instruction: " << exact(h.pipeline_instruction)
+      << "s, library_launch: " << exact(h.library_launch) << "s, pass: " << exact(h.pass) << "s, pipeline_instruction: " << exact(h.pipeline_instruction)
       << "s, launch_blocking: " << yes_no(h.launch_blocking) << ", cuda_graphs: " << yes_no(h.cuda_graphs)
       << "}\n  partition: " << to_string(f.partition) << "\n  memory: {context: " << exact_bytes(m.context)
       << ", workspace: " << exact_bytes(m.workspace) << ", allocator_reserve: " << exact(m.allocator_reserve)

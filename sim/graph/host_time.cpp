@@ -5,15 +5,17 @@
 namespace trainsim {
 namespace {
 
-// Device seconds and launches of the tasks issued since the segment began.
-std::pair<Seconds, int> segment_work(const BuildContext& ctx, int trailing_launches) {
+// Device seconds and launches of the tasks issued since the segment began: one call per task, and
+// the library launches some of them make beyond their first.
+std::pair<Seconds, Launches> segment_work(const BuildContext& ctx, int trailing_launches) {
   Seconds device = 0;
   const size_t end = ctx.graph.size();
   for (size_t id = ctx.host_segment_start; id < end; ++id) {
     const Task& t = ctx.graph.task(static_cast<TaskId>(id));
     if (t.kind == TaskKind::kCompute) device += t.duration;
   }
-  return {device, static_cast<int>(end - ctx.host_segment_start) + ctx.host_extra_launches + trailing_launches};
+  const Launches n{static_cast<int>(end - ctx.host_segment_start) + trailing_launches, ctx.host_extra_launches};
+  return {device, n};
 }
 
 void add_host_task(BuildContext& ctx, Seconds exposed, int microbatch) {

@@ -1,6 +1,7 @@
 // Host time of one pass (the forward, or the backward, of one micro-batch through one model chunk
 // of a stage), from the run's framework: exposed_host_time (sim/analytic/host_time.hpp) with one
-// launch per task of the pass (kernel, collective, pipeline send or receive).
+// launch per task of the pass (kernel, collective, pipeline send or receive) and the library
+// launches of its kernels beyond their first (Kernel::launches).
 // With blocking launches the device waits for the host at every launch, so the pass takes its
 // device time plus `host`; with asynchronous launches the host runs ahead of the device and the
 // pass takes max(device, host) (the host and device meet at each pass boundary, where the

@@ -1,5 +1,7 @@
 #include "sim/model/fp8_quantize.hpp"
 
+#include <algorithm>
+
 #include "sim/model/kernel_builders.hpp"
 
 namespace trainsim {
@@ -8,6 +10,7 @@ namespace {
 constexpr double kSourceBytes = 2;          // the bf16 tensor being quantized
 constexpr double kAmaxFlopsPerElement = 1;  // |x| and a max
 constexpr double kCastFlopsPerElement = 2;  // scale and round
+constexpr int kScaleLaunchesPerTensor = 3;  // current scaling: memset of the amax, amax, scale from amax
 
 // A memory-bound kernel reading `read` and writing `written` bytes per element.
 Kernel bytes_kernel(const std::string& name, double elements, double read, double written, double flops) {
@@ -25,16 +28,22 @@ bool quantizes(const Shard& sh) { return is_fp8(sh.precision); }
 
 double quantized_layout_bytes(const Shard& sh) { return bytes_per_element(sh.precision); }
 
-std::vector<Kernel> quantize_kernels(const std::string& name, double elements, const Shard& sh, bool transposed) {
+std::vector<Kernel> quantize_kernels(const std::string& name, double elements, const Shard& sh, bool transposed,
+                                     int tensors) {
   if (!quantizes(sh)) return {};
   const bool mx = sh.fp8_recipe == Fp8Recipe::kMxfp8;
+  const bool current = sh.fp8_recipe == Fp8Recipe::kCurrent;
   // MXFP8 writes both layouts from bf16 whenever the backward needs the column-wise one.
   const double layouts = transposed || mx ? 2 : 1;
+  const int one_by_one = sh.fp8_recipe == Fp8Recipe::kDelayed ? 1 : std::max(1, tensors);
   std::vector<Kernel> out;
-  if (sh.fp8_recipe == Fp8Recipe::kCurrent)
+  if (current) {
     out.push_back(bytes_kernel(name + ".amax", elements, kSourceBytes, 0, kAmaxFlopsPerElement));
+    out.back().launches = kScaleLaunchesPerTensor * one_by_one;
+  }
   out.push_back(bytes_kernel(name + (layouts > 1 ? ".cast_transpose" : ".cast"), elements, kSourceBytes,
                              layouts * quantized_layout_bytes(sh), kCastFlopsPerElement));
+  out.back().launches = one_by_one;
   return out;
 }
 

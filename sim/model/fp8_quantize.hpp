@@ -28,8 +28,19 @@ namespace trainsim {
 
 // Kernels quantizing `elements` bf16 values for an 8-bit GEMM operand; `transposed` also writes the
 // column-wise copy (false for a tensor all-gathered before its GEMM). Empty unless quantizes(sh).
+// Launches: current scaling computes each tensor's scale on the device before the cast, as a memset of
+// the amax, the amax kernel and a one-thread scale kernel (3 launches), then the cast (1).
+// `tensors` > 1: the operand is that many tensors quantized in one call (TE GroupedLinear's
+// split_quantize of the local experts' inputs or output gradients): delayed scaling casts them all in
+// one multi-tensor kernel; current scaling and MXFP8 quantize them one by one (4 and 1 launches per
+// tensor), the bytes being the same. Sources: NVIDIA/TransformerEngine
+// transformer_engine/pytorch/csrc/extensions/cast.cpp (split_quantize, multi_tensor_quantize_impl:
+// "only have fused kernel for FP8 delayed scaling", else "Quantize kernels individually"),
+// pytorch/csrc/quantizer.cpp (Float8CurrentScalingQuantizer::quantize_impl: compute amax, compute scale
+// from amax, quantize) and common/recipe/current_scaling.cu (cudaMemsetAsync of the amax, amax kernel,
+// compute_scale_from_amax_kernel<<<1, 1>>>), 2025 versions.
 [[nodiscard]] std::vector<Kernel> quantize_kernels(const std::string& name, double elements, const Shard& sh,
-                                                   bool transposed);
+                                                   bool transposed, int tensors = 1);
 // The FP8 transpose of an already quantized tensor; empty under mxfp8 or unless quantizes(sh).
 [[nodiscard]] std::vector<Kernel> fp8_transpose_kernels(const std::string& name, double elements, const Shard& sh);
 

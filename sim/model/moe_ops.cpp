@@ -40,23 +40,25 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
   const double act_elements = static_cast<double>(rows * experts * w);
   const double act_in = static_cast<double>(gated_factor(m));
   const double act_flops = m.gated_ffn ? 6 : 8;  // as mlp_ops: SwiGLU ≈ 6, GeLU ≈ 8 FLOP/element
-  // 8-bit runs: TE GroupedLinear quantizes all local experts' inputs (and output gradients) in one
-  // multi-tensor cast+transpose kernel per GEMM (sim/model/fp8_quantize.hpp).
+  // 8-bit runs: TE GroupedLinear quantizes the local experts' inputs (and output gradients) in one call
+  // per GEMM, as one multi-tensor kernel under delayed scaling and expert by expert otherwise
+  // (sim/model/fp8_quantize.hpp).
   const double rows_h = static_cast<double>(rows * experts * h);
   const double rows_fc1 = static_cast<double>(rows * experts * fc1);
+  const int e = static_cast<int>(experts);
   if (!backward) {
-    std::vector<Kernel> out = quantize_kernels("moe_expert_fc1.input", rows_h, sh, true);
+    std::vector<Kernel> out = quantize_kernels("moe_expert_fc1.input", rows_h, sh, true, e);
     append(out, {gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gp),
                  elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab)});
-    append(out, quantize_kernels("moe_expert_fc2.input", act_elements, sh, true));
+    append(out, quantize_kernels("moe_expert_fc2.input", act_elements, sh, true, e));
     out.push_back(gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gp));
     return as_launched(out, sh, experts);
   }
-  std::vector<Kernel> out = quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true);
+  std::vector<Kernel> out = quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true, e);
   append(out, {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gp),
                gemm_kernel("moe_expert_fc2.wgrad", {w, h, rows, experts}, gp, true),
                elementwise_kernel("moe_expert_act.dgrad", act_elements, act_in + 1, act_in, 2 * act_flops, ab)});
-  append(out, quantize_kernels("moe_expert_fc1.output_grad", rows_fc1, sh, true));
+  append(out, quantize_kernels("moe_expert_fc1.output_grad", rows_fc1, sh, true, e));
   append(out, {gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gp),
                gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gp, true)});
   return as_launched(out, sh, experts);

@@ -16,15 +16,22 @@ TEST_CASE("exposed host time of one pass worked by hand", "[graph][framework]") 
   h.pass = 1e-3;
   h.pipeline_instruction = 1e-4;
   h.launch = 1e-5;
+  const Launches ten{10, 0};
   // host = 1 ms + 3 x 0.1 ms + 10 x 10 us = 1.4 ms.
   h.launch_blocking = true;
-  CHECK(exposed_host_time(h, 2e-3, 10, 3) == Approx(1.4e-3));  // blocking: all of it, whatever the device time
+  CHECK(exposed_host_time(h, 2e-3, ten, 3) == Approx(1.4e-3));  // blocking: all of it, whatever the device time
   h.launch_blocking = false;
-  CHECK(exposed_host_time(h, 2e-3, 10, 3) == 0);                 // device 2 ms hides 1.4 ms of host
-  CHECK(exposed_host_time(h, 1e-3, 10, 3) == Approx(0.4e-3));    // device 1 ms: the host is 0.4 ms late
+  CHECK(exposed_host_time(h, 2e-3, ten, 3) == 0);                 // device 2 ms hides 1.4 ms of host
+  CHECK(exposed_host_time(h, 1e-3, ten, 3) == Approx(0.4e-3));    // device 1 ms: the host is 0.4 ms late
+  // 40 library launches (4 per call, as a grouped GEMM of 5 experts): at `launch` when no library cost
+  // is given (1.4 + 0.4 = 1.8 ms of host), at 2 us each when it is (1.4 + 0.08 = 1.48 ms).
+  const Launches grouped{10, 40};
+  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.8e-3));
+  h.library_launch = 2e-6;
+  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.48e-3));
   h.cuda_graphs = true;                                           // one launch per pass: 1 + 0.3 + 0.01 ms
-  CHECK(exposed_host_time(h, 1e-3, 10, 3) == Approx(0.31e-3));
-  CHECK(exposed_host_time(HostCosts{}, 0, 1000, 3) == 0);         // no framework: nothing
+  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.31e-3));
+  CHECK(exposed_host_time(HostCosts{}, 0, Launches{1000, 0}, 3) == 0);  // no framework: nothing
 }
 
 namespace {

@@ -90,6 +90,35 @@ TEST_CASE("a dispatch sync exposes the host time of the launches before it, even
   CHECK(host[0] == Approx(launches * kLaunch - device));
 }
 
+TEST_CASE("the launches a grouped GEMM makes per expert pay the library launch cost", "[graph][moe][framework]") {
+  // A host-bound forward (1 ms per catalogue launch): its host task holds calls x 1 ms + library x
+  // 2 us - device time. Library launches by hand: fc1 and fc2 of 4 experts, 3 beyond the first each.
+  RunSpec run = moe_device(false, true);
+  run.framework.host.launch = 1e-3;
+  run.framework.host.library_launch = 2e-6;
+  const StageGraph g = build_stage_graph(run, 0);
+  int calls = 0;
+  double device = 0;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role == TaskRole::kHost) break;
+    ++calls;
+    if (t.kind == TaskKind::kCompute) device += t.duration;
+  }
+  const int library = 2 * 3;
+  const std::vector<double> host = forward_host_tasks(run);
+  REQUIRE(!host.empty());
+  // The pass's pipeline send would add a call; one stage has none (the loss ends the forward).
+  CHECK(host[0] == Approx(calls * 1e-3 + library * 2e-6 - device));
+  // The formulas charge the same.
+  RunSpec free_host = run;
+  free_host.framework.host = HostCosts{};
+  const StageCompute with = stage_compute(run, block_times(run), stage_chunks(pipeline_split(run), 0));
+  const StageCompute without =
+      stage_compute(free_host, block_times(free_host), stage_chunks(pipeline_split(free_host), 0));
+  CHECK(with.forward - without.forward == Approx(host[0]).epsilon(1e-9));
+}
+
 TEST_CASE("the formulas split an MoE forward at the dispatch sync as the graph does", "[analytic][moe][framework]") {
   const RunSpec run = moe_device(true, true);
   const BlockTimes t = block_times(run);

@@ -124,6 +124,36 @@ TEST_CASE("expert GEMMs quantize their routed rows, the router stays 16-bit", "[
   CHECK(find_kernel(fwd, "router.fwd").precision == Precision::kBf16);
 }
 
+TEST_CASE("current scaling launches a memset, an amax and a scale kernel before each cast", "[model][fp8]") {
+  // One tensor: 3 launches for its scale, 1 for the cast (TE current_scaling.cu, quantizer.cpp).
+  const auto one = quantize_kernels("x", 1000, fp8_shard(Fp8Recipe::kCurrent), true);
+  CHECK(one[0].launches == 3);
+  CHECK(one[1].launches == 1);
+  // Five tensors quantized in one call (a GroupedLinear of 5 experts): one by one, 15 + 5 launches;
+  // the bytes are those of one tensor of all the elements.
+  const auto five = quantize_kernels("x", 1000, fp8_shard(Fp8Recipe::kCurrent), true, 5);
+  CHECK(five[0].launches == 15);
+  CHECK(five[1].launches == 5);
+  CHECK(five[1].bytes == Approx(4000));
+  // Delayed scaling casts them all in one multi-tensor kernel; MXFP8 quantizes them one by one.
+  CHECK(quantize_kernels("x", 1000, fp8_shard(Fp8Recipe::kDelayed), true, 5)[0].launches == 1);
+  CHECK(quantize_kernels("x", 1000, fp8_shard(Fp8Recipe::kMxfp8), true, 5)[0].launches == 5);
+}
+
+TEST_CASE("expert inputs and output gradients are quantized expert by expert under current scaling", "[model][fp8]") {
+  ModelSpec m = trainsim::test::tiny_gpt();
+  m.moe.experts = 8;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 128;
+  const Shard sh = fp8_shard(Fp8Recipe::kCurrent);  // ep 1: all 8 experts are local
+  const auto fwd = moe_forward(m, sh);
+  CHECK(find_kernel(fwd, "moe_expert_fc1.input.amax").launches == 3 * 8);
+  CHECK(find_kernel(fwd, "moe_expert_fc2.input.cast_transpose").launches == 8);
+  const auto bwd = moe_backward(m, sh);
+  CHECK(find_kernel(bwd, "moe_expert_fc2.output_grad.amax").launches == 3 * 8);
+  CHECK(find_kernel(bwd, "moe_expert_fc1.output_grad.cast_transpose").launches == 8);
+}
+
 TEST_CASE("weights are re-quantized once per iteration; fp8 params need only their transposes", "[model][fp8]") {
   const Shard sh = fp8_shard(Fp8Recipe::kDelayed);
   // 1e6 Linear weights: cast+transpose 4 B each; with param_gather only the FP8 transpose, 2 B each.
