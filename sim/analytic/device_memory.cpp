@@ -93,6 +93,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   state.zero_stage = s.zero_stage;
   state.offload_optimizer = s.offload == Offload::kOptimizer;
   state.per_param.gradients = gradient_element_bytes(run);  // fp32 main gradients in bf16 runs by default
+  state.per_param.optimizer = optimizer_state_bytes(s.optimizer_state, run.fp8.param_gather && is_fp8(run.precision));
   // DeepSpeed ZeRO 1/2 steps on an fp32 copy of its shard's gradients (4 bytes per parameter).
   if (run.framework.memory.fp32_grad_partition) state.per_param.optimizer += 4;
   double largest_layer = 0;

@@ -66,6 +66,13 @@ inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
   return names;
 }
 
+inline const EnumNames<OptimizerState>& optimizer_state_names() {
+  static const EnumNames<OptimizerState> names = {{"fp32", OptimizerState::kFp32},
+                                                  {"fp32_remainder", OptimizerState::kFp32Remainder},
+                                                  {"bf16", OptimizerState::kBf16}};
+  return names;
+}
+
 inline const EnumNames<Offload>& offload_names() {
   static const EnumNames<Offload> names = {{"none", Offload::kNone}, {"optimizer", Offload::kOptimizer}};
   return names;

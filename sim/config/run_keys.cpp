@@ -94,6 +94,11 @@ std::vector<KeyEntry<S>> strategy_entries() {
       int_key<S>("recompute_layers", &S::recompute_layers, opt, 0, INT_MAX,
                  "0 = every layer; else this many layers per stage, at most layers"),
       enum_key<S>("offload", &S::offload, opt, offload_names(), "optimizer state (and its step) in host memory"),
+      enum_key<S>("optimizer_state", &S::optimizer_state, opt, optimizer_state_names(),
+                  "what Adam keeps per parameter: fp32 (fp32 moments and master weight, 12 B: Megatron-Core, "
+                  "DeepSpeed), fp32_remainder (fp32 moments, the master's low 16 bits beside the bf16 weight, "
+                  "10 B: Apex/NeMo distributed_fused_adam with fp32 state), bf16 (bf16 moments, no master, 4 B: "
+                  "distributed_fused_adam with dtype bf16)"),
       quantity_key<S>("grad_bucket_size", &S::grad_bucket_size, Quantity::kBytes, opt, bucket_size_range(),
                       "data-parallel gradient bucket (Megatron's default is 40 MB)"),
       enum_key<S>("grad_precision", &S::grad_precision, opt, grad_precision_names(),

@@ -42,6 +42,27 @@ namespace trainsim {
 enum class Recompute { kNone, kSelective, kFull };
 enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
 
+// What the optimizer keeps per parameter beside the 16-bit weight (Adam):
+//   kFp32           fp32 moments and an fp32 master weight: 12 bytes (Megatron-Core's distributed
+//                   optimizer, DeepSpeed ZeRO);
+//   kFp32Remainder  fp32 moments; the master weight kept as the 16 low bits the bf16 weight drops
+//                   (Apex DistributedFusedAdam store_param_remainders, which NeMo sets for fp32
+//                   state and bf16 weights): 4 + 4 + 2 = 10 bytes;
+//   kBf16           bf16 moments and no master weight, the bf16 weight being updated in place
+//                   (DistributedFusedAdam with dtype bf16; NeMo then sets store_params false): 4 bytes.
+// With FP8 model weights (fp8.param_gather) there is no 16-bit weight to update or to complete, so
+// the master is whole, in the state's precision (NeMo sets store_params for fp8_params): kFp32Remainder
+// keeps 12 bytes, kBf16 6. Sources: NVIDIA/apex apex/contrib/optimizers/distributed_fused_adam.py
+// (store_params, store_param_remainders, dtype); NVIDIA/NeMo megatron_base_model.py
+// setup_optimization (which of them it sets), mid-2024 versions.
+enum class OptimizerState { kFp32, kFp32Remainder, kBf16 };
+// Bytes per parameter, as above; `fp8_weights`: the model's weights are FP8.
+[[nodiscard]] constexpr double optimizer_state_bytes(OptimizerState s, bool fp8_weights) {
+  if (s == OptimizerState::kFp32) return 12;
+  if (s == OptimizerState::kFp32Remainder) return fp8_weights ? 12 : 10;
+  return fp8_weights ? 6 : 4;
+}
+
 // What selective recompute re-runs in the backward (Megatron-Core `--recompute-modules`, used with
 // `--recompute-granularity selective`; its default is core_attn alone). Each module drops what it
 // recomputes from the activation memory (sim/analytic/activation_memory.hpp) and re-runs its
@@ -86,6 +107,7 @@ struct StrategySpec {
   RecomputeModules recompute_modules;            // what selective recompute re-runs
   int recompute_layers = 0;                      // 0 = every layer; else only this many layers per stage
   Offload offload = Offload::kNone;
+  OptimizerState optimizer_state = OptimizerState::kFp32;
   Bytes grad_bucket_size = 40e6;                 // DP gradient bucket, bytes (Megatron default 40M elements*?)
   // Precision of the main gradients (their buffer and their data-parallel reduction); nullopt
   // ("auto") follows Megatron-LM: fp32 for bf16 runs (arguments.py forces

@@ -82,7 +82,8 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  account_for_loss: " << yes_no(s.account_for_loss)
       << "\n  zero_stage: " << s.zero_stage
       << "\n  recompute: " << recompute_name(s.recompute) << recompute_modules_line(s) << "\n  recompute_layers: " << s.recompute_layers
-      << "\n  offload: " << offload_name(s.offload) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
+      << "\n  offload: " << offload_name(s.offload)
+      << "\n  optimizer_state: " << name_in(optimizer_state_names(), s.optimizer_state) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
       << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)
       << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
       << "\n  mesh_order: " << quoted(s.mesh_order) << keep_in_domain_line(s.keep_in_domain) << "\n  overlap: {dp_grad_reduce: "

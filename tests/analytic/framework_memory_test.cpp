@@ -50,3 +50,20 @@ TEST_CASE("kept stage outputs add one hidden-state tensor per in-flight micro-ba
   const DeviceMemory with = stage_memory(run)[0];
   CHECK(with.activations - plain.activations == Approx(2 * 128.0 * 256 * 2));  // 2 x (s 128 x h 256) bf16
 }
+
+TEST_CASE("the optimizer state's precision sets its bytes per parameter over the ZeRO group", "[analytic][memory]") {
+  const DeviceMemory fp32 = stage_memory(base_run())[0];
+  REQUIRE(fp32.optimizer == Approx(12 * fp32.params / 2));  // fp32 m, v and master, ZeRO 1 over dp 2
+  RunSpec run = base_run();
+  run.strategy.optimizer_state = OptimizerState::kFp32Remainder;  // m 4 + v 4 + the master's low 2 bytes
+  CHECK(stage_memory(run)[0].optimizer == Approx(10 * fp32.params / 2));
+  run.strategy.optimizer_state = OptimizerState::kBf16;  // m 2 + v 2, the bf16 weight is the master
+  const DeviceMemory bf16 = stage_memory(run)[0];
+  CHECK(bf16.optimizer == Approx(4 * fp32.params / 2));
+  CHECK(bf16.weights == fp32.weights);
+  CHECK(bf16.gradients == fp32.gradients);
+  // FP8 weights: no 16-bit weight to update in place or to complete, so a whole master is kept.
+  CHECK(optimizer_state_bytes(OptimizerState::kBf16, true) == 6);
+  CHECK(optimizer_state_bytes(OptimizerState::kFp32Remainder, true) == 12);
+  CHECK(optimizer_state_bytes(OptimizerState::kFp32, true) == 12);
+}

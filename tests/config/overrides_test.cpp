@@ -51,8 +51,8 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   CHECK(std::string(e.what()) ==
         "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, sequence_parallel, "
         "schedule, virtual_stages, first_stage_layers, last_stage_layers, stage_layers, account_for_embedding, "
-        "account_for_loss, zero_stage, recompute, recompute_modules, recompute_layers, offload, grad_bucket_size, "
-        "grad_precision, "
+        "account_for_loss, zero_stage, recompute, recompute_modules, recompute_layers, offload, optimizer_state, "
+        "grad_bucket_size, grad_precision, "
         "grad_accumulation_fusion, mesh_order, "
         "keep_in_domain, overlap");
   // A segment in the middle of the path is named the same way.
