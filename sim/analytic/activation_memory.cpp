@@ -116,7 +116,9 @@ Bytes first_stage_activation_bytes(const ModelSpec& m, const Shard& sh, const Ac
 Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh) {
   const double e = activation_element_bytes(sh.precision);
   const double logits = static_cast<double>(gemm_tokens(sh)) * static_cast<double>(ceil_div(m.vocab, sh.tp));
-  return 2 * static_cast<double>(sequence_tokens(sh)) * m.hidden * e + logits * kFp32Bytes;
+  // Kept for the backward: the fp32 softmax, or the 16-bit gradient a fused cross entropy wrote in
+  // place of the logits.
+  return 2 * static_cast<double>(sequence_tokens(sh)) * m.hidden * e + logits * (sh.fused_cross_entropy ? e : kFp32Bytes);
 }
 
 }  // namespace trainsim

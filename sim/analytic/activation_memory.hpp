@@ -60,7 +60,8 @@ struct ActivationOptions {
                                                  const ActivationOptions& opt);
 // Last stage, per micro-batch: final-norm input T'·h·E, logits-GEMM input T'·h·E (stored
 // sequence-sharded under SP) and the fp32 softmax of the cross entropy 4·T·V/t B.
-// With SP and 16 bit: 4sbh/t·(1 + V/h) (Korthikanti 2022 Sec. 4.3).
+// With SP and 16 bit: 4sbh/t·(1 + V/h) (Korthikanti 2022 Sec. 4.3). A fused cross entropy
+// (Shard::fused_cross_entropy) keeps its 16-bit gradient in place of the logits instead: E·T·V/t B.
 [[nodiscard]] Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh);
 
 }  // namespace trainsim

@@ -66,6 +66,11 @@ inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
   return names;
 }
 
+inline const EnumNames<CrossEntropy>& cross_entropy_names() {
+  static const EnumNames<CrossEntropy> names = {{"unfused", CrossEntropy::kUnfused}, {"te", CrossEntropy::kTe}};
+  return names;
+}
+
 inline const EnumNames<OptimizerState>& optimizer_state_names() {
   static const EnumNames<OptimizerState> names = {{"fp32", OptimizerState::kFp32},
                                                   {"fp32_remainder", OptimizerState::kFp32Remainder},

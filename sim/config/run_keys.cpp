@@ -46,6 +46,10 @@ std::vector<KeyEntry<R>> run_entries() {
                       "per-device memory held besides what `framework` models (at most the largest device memory)"),
       bool_key<R>("flash_attention", &R::flash_attention, opt,
                   "false: unfused attention (scores, softmax, dropout and context as kernels, s x s scores in HBM)"),
+      enum_key<R>("cross_entropy", &R::cross_entropy, opt, cross_entropy_names(),
+                  "the loss's cross entropy: unfused (Megatron-LM's chain of ops over fp32 logits, the fp32 softmax "
+                  "kept) or te (Transformer Engine's fused kernels: two 16-bit passes, the gradient written in "
+                  "place of the logits and scaled in the backward; Megatron-Core cross_entropy_fusion_impl te)"),
       custom_key<R>("dropout", opt, "a map with the `dropout.*` keys", "dropout probabilities; absent: none"),
       custom_key<R>("fp8", opt, "a map with the `fp8.*` keys; only with precision fp8 or mxfp8",
                     "how an 8-bit run quantizes (Transformer Engine recipes, sim/config/fp8_spec.hpp)"),

@@ -42,6 +42,16 @@ namespace trainsim {
 enum class Recompute { kNone, kSelective, kFull };
 enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on host memory
 
+// How the loss's cross entropy runs over the logits:
+//   kUnfused  Megatron-LM's vocab-parallel chain of PyTorch ops (.float(), max, subtract, exp, sum,
+//             divide; megatron/core/tensor_parallel/cross_entropy.py), the fp32 softmax kept;
+//   kTe       Transformer Engine's fused kernels (cross_entropy_fusion_impl "te"): an online-softmax
+//             pass reads the 16-bit logits, a second pass reads them again and writes the gradient in
+//             their place, kept for the backward, which scales it in place (NVIDIA/TransformerEngine
+//             transformer_engine/pytorch/triton/cross_entropy.py, PR #1456 "backward step is a no-op",
+//             "storing the gradients in-place of the input tensor").
+enum class CrossEntropy { kUnfused, kTe };
+
 // What the optimizer keeps per parameter beside the 16-bit weight (Adam):
 //   kFp32           fp32 moments and an fp32 master weight: 12 bytes (Megatron-Core's distributed
 //                   optimizer, DeepSpeed ZeRO);
@@ -169,6 +179,7 @@ struct RunSpec {
   Bytes framework_overhead = 0;                  // per device, bytes
   bool flash_attention = true;                   // fused attention; false = scores, softmax, dropout
                                                  // and context as separate kernels (Megatron before 2022)
+  CrossEntropy cross_entropy = CrossEntropy::kUnfused;  // the loss's kernels (see CrossEntropy)
   DropoutSpec dropout;                           // off unless the run sets it
   MoeRouting moe;                                // routing and capacity (MoE models)
 

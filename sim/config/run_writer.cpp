@@ -119,7 +119,8 @@ std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const st
   }
   write_framework(out, run.framework);
   out << "framework_overhead: " << exact_bytes(run.framework_overhead)
-      << "\nflash_attention: " << yes_no(run.flash_attention) << "\n";
+      << "\nflash_attention: " << yes_no(run.flash_attention)
+      << "\ncross_entropy: " << name_in(cross_entropy_names(), run.cross_entropy) << "\n";
   if (run.dropout.any())
     out << "dropout: {attention: " << exact(run.dropout.attention) << ", hidden: " << exact(run.dropout.hidden) << "}\n";
   return out.str();

@@ -19,6 +19,18 @@ constexpr double kCrossEntropyFwdFp32Writes = 4;
 // writes 16-bit) -> 2 fp32 reads, 1 fp32 write, 1 16-bit write.
 constexpr double kCrossEntropyBwdFp32Reads = 2;
 constexpr double kCrossEntropyBwdFp32Writes = 1;
+// Transformer Engine's fused cross entropy (RunSpec::cross_entropy kTe): an online-softmax kernel reads
+// the 16-bit logits once (max and sum per row), a second reads them again and writes the gradient in
+// their place: two reads and one write of the 16-bit logits, in two launches.
+constexpr double kFusedCrossEntropyReads = 2;
+constexpr double kFusedCrossEntropyWrites = 1;
+constexpr int kFusedCrossEntropyForwardLaunches = 2;
+Kernel fused_cross_entropy_forward(double logits, double bytes_per_logit) {
+  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kFusedCrossEntropyReads, kFusedCrossEntropyWrites,
+                                 kCrossEntropyFlopsPerElement, bytes_per_logit);
+  ce.launches = kFusedCrossEntropyForwardLaunches;
+  return ce;
+}
 // A learned absolute position table: the forward reads the rows of the positions and adds them
 // to the token embedding (reads both, writes the sum); the backward reads the gradient and
 // accumulates it into the table's rows (reads and writes them).
@@ -65,6 +77,7 @@ std::vector<Kernel> output_forward(const ModelSpec& m, const Shard& sh) {
   Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kCrossEntropyFwdFp32Reads, kCrossEntropyFwdFp32Writes,
                                  kCrossEntropyFlopsPerElement, kLogitFp32Bytes);
   ce.bytes += logits * ab;  // reads the 16-bit logits the GEMM wrote
+  if (sh.fused_cross_entropy) ce = fused_cross_entropy_forward(logits, ab);
   return {
       norm_forward_kernel("final_norm.fwd", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
       gemm_kernel("logits.fwd", {tokens, v, m.hidden, 1}, logits_p),
@@ -82,6 +95,8 @@ std::vector<Kernel> output_backward(const ModelSpec& m, const Shard& sh) {
   Kernel ce = elementwise_kernel("cross_entropy.dgrad", logits, kCrossEntropyBwdFp32Reads, kCrossEntropyBwdFp32Writes,
                                  1, kLogitFp32Bytes);
   ce.bytes += logits * ab;  // writes the 16-bit logit gradient
+  // Fused: the gradient the forward wrote in place is scaled by the incoming one, in place.
+  if (sh.fused_cross_entropy) ce = elementwise_kernel("cross_entropy.dgrad", logits, 1, 1, 1, ab);
   return {
       ce,
       gemm_kernel("logits.dgrad", {tokens, m.hidden, v, 1}, logits_p),

@@ -20,6 +20,7 @@ Shard shard_of(const RunSpec& run) {
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;
+  sh.fused_cross_entropy = run.cross_entropy == CrossEntropy::kTe;
   sh.attention_dropout = run.dropout.attention;
   sh.hidden_dropout = run.dropout.hidden;
   return sh;

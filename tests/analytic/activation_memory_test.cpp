@@ -74,6 +74,11 @@ TEST_CASE("the last stage keeps 4sbh/t(1 + V/h) for the output layer under SP", 
   const ModelSpec m = trainsim::test::tiny_gpt();  // V = 100
   // 4·sbh/t·(1 + V/h) = 4·4096/4·(1 + 100/64) = 4,096 + 6,400 = 10,496 bytes.
   CHECK(last_stage_activation_bytes(m, shard(2, 32, 4, true)) == 10496.0);
+  // A fused cross entropy keeps its bf16 gradient in place of the 1,600 local logits (2 bytes each)
+  // instead of their fp32 softmax: 4,096 + 3,200 = 7,296 bytes.
+  Shard fused = shard(2, 32, 4, true);
+  fused.fused_cross_entropy = true;
+  CHECK(last_stage_activation_bytes(m, fused) == 7296.0);
 }
 
 TEST_CASE("the first stage keeps token ids and, with dropout, the embedding mask", "[analytic]") {

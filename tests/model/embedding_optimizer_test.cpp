@@ -37,6 +37,19 @@ TEST_CASE("the logits GEMM is vocab-parallel: 2*b*s*h*V/t per device, twice that
   CHECK(seen == 2);
 }
 
+TEST_CASE("Transformer Engine's fused cross entropy passes the 16-bit logits three times forward, twice back",
+          "[model]") {
+  const ModelSpec m = trainsim::test::tiny_gpt();  // h=64, V=100
+  Shard sh = shard(2, 32, 4);
+  sh.fused_cross_entropy = true;
+  // 1,600 local bf16 logits: forward reads them twice and writes the gradient in place,
+  // 1,600 x 3 x 2 = 9,600 bytes in two launches; backward scales it in place, 1,600 x 2 x 2 = 6,400.
+  const Kernel fwd = trainsim::test::find_kernel(output_forward(m, sh), "cross_entropy.fwd");
+  CHECK(fwd.bytes == 9600.0);
+  CHECK(fwd.launches == 2);
+  CHECK(trainsim::test::find_kernel(output_backward(m, sh), "cross_entropy.dgrad").bytes == 6400.0);
+}
+
 TEST_CASE("a learned position table replaces RoPE: no rotary kernels, three more passes in the embedding; ALiBi has neither", "[model]") {
   ModelSpec m = trainsim::test::tiny_gpt();  // h=64
   const Shard sh = shard(2, 32, 2);
