@@ -50,7 +50,8 @@ void write_framework(std::ostream& out, const FrameworkSpec& f) {
       << "}\n  partition: " << to_string(f.partition) << "\n  memory: {context: " << exact_bytes(m.context)
       << ", workspace: " << exact_bytes(m.workspace) << ", allocator_reserve: " << exact(m.allocator_reserve)
       << ", fp32_grad_partition: " << yes_no(m.fp32_grad_partition)
-      << ", keeps_stage_outputs: " << yes_no(m.keeps_stage_outputs) << "}\n";
+      << ", keeps_stage_outputs: " << yes_no(m.keeps_stage_outputs) << "}\n  moe: {dispatch_sync: "
+      << yes_no(f.moe.dispatch_sync) << ", grouped_gemm: " << (f.moe.per_expert_gemms ? "per_expert" : "grouped") << "}\n";
 }
 
 std::string stage_layers_line(const std::vector<int>& layers) {
@@ -103,6 +104,19 @@ std::string recompute_module_list(const RecomputeModules& m) {
 }
 const char* offload_name(Offload o) { return name_in(offload_names(), o); }
 
+// The fp8 map of an 8-bit run, and the moe routing map when the run sets one.
+void write_fp8_and_routing(std::ostream& out, const RunSpec& run) {
+  if (is_fp8(run.precision))
+    out << "fp8: {recipe: " << name_in(fp8_recipe_names(), run.fp8.recipe)
+        << ", param_gather: " << yes_no(run.fp8.param_gather) << "}\n";
+  const MoeRouting& m = run.moe;
+  if (m.imbalance == 1 && m.capacity_factor <= 0) return;
+  out << "moe: {imbalance: " << exact(m.imbalance);
+  if (m.capacity_factor > 0)
+    out << ", capacity_factor: " << exact(m.capacity_factor) << ", pad_to_capacity: " << yes_no(m.pad_to_capacity);
+  out << "}\n";
+}
+
 std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const std::string& comment) {
   std::ostringstream out;
   std::istringstream lines(comment);
@@ -123,6 +137,7 @@ std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const st
       << "\ncross_entropy: " << name_in(cross_entropy_names(), run.cross_entropy) << "\n";
   if (run.dropout.any())
     out << "dropout: {attention: " << exact(run.dropout.attention) << ", hidden: " << exact(run.dropout.hidden) << "}\n";
+  write_fp8_and_routing(out, run);
   return out.str();
 }
 

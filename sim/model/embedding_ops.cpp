@@ -25,10 +25,26 @@ constexpr double kCrossEntropyBwdFp32Writes = 1;
 constexpr double kFusedCrossEntropyReads = 2;
 constexpr double kFusedCrossEntropyWrites = 1;
 constexpr int kFusedCrossEntropyForwardLaunches = 2;
-Kernel fused_cross_entropy_forward(double logits, double bytes_per_logit) {
-  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kFusedCrossEntropyReads, kFusedCrossEntropyWrites,
-                                 kCrossEntropyFlopsPerElement, bytes_per_logit);
-  ce.launches = kFusedCrossEntropyForwardLaunches;
+// The loss's kernels over `logits` local logits of `ab` bytes (16-bit), forward and backward.
+Kernel cross_entropy_forward(double logits, double ab, bool fused) {
+  if (fused) {
+    Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kFusedCrossEntropyReads, kFusedCrossEntropyWrites,
+                                   kCrossEntropyFlopsPerElement, ab);
+    ce.launches = kFusedCrossEntropyForwardLaunches;
+    return ce;
+  }
+  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kCrossEntropyFwdFp32Reads, kCrossEntropyFwdFp32Writes,
+                                 kCrossEntropyFlopsPerElement, kLogitFp32Bytes);
+  ce.bytes += logits * ab;  // reads the 16-bit logits the GEMM wrote
+  return ce;
+}
+Kernel cross_entropy_backward(double logits, double ab, bool fused) {
+  // Fused: the gradient the forward wrote in place is scaled by the incoming one, in place.
+  if (fused) return elementwise_kernel("cross_entropy.dgrad", logits, 1, 1, 1, ab);
+  // From the kept fp32 softmax to the 16-bit logit gradient (softmax - one_hot, scaled).
+  Kernel ce = elementwise_kernel("cross_entropy.dgrad", logits, kCrossEntropyBwdFp32Reads, kCrossEntropyBwdFp32Writes,
+                                 1, kLogitFp32Bytes);
+  ce.bytes += logits * ab;  // writes the 16-bit logit gradient
   return ce;
 }
 // A learned absolute position table: the forward reads the rows of the positions and adds them
@@ -74,14 +90,10 @@ std::vector<Kernel> output_forward(const ModelSpec& m, const Shard& sh) {
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
   const double logits = static_cast<double>(tokens) * static_cast<double>(v);
-  Kernel ce = elementwise_kernel("cross_entropy.fwd", logits, kCrossEntropyFwdFp32Reads, kCrossEntropyFwdFp32Writes,
-                                 kCrossEntropyFlopsPerElement, kLogitFp32Bytes);
-  ce.bytes += logits * ab;  // reads the 16-bit logits the GEMM wrote
-  if (sh.fused_cross_entropy) ce = fused_cross_entropy_forward(logits, ab);
   return {
       norm_forward_kernel("final_norm.fwd", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
       gemm_kernel("logits.fwd", {tokens, v, m.hidden, 1}, logits_p),
-      ce,
+      cross_entropy_forward(logits, ab, sh.fused_cross_entropy),
   };
 }
 
@@ -91,14 +103,8 @@ std::vector<Kernel> output_backward(const ModelSpec& m, const Shard& sh) {
   const int64_t tokens = gemm_tokens(sh);
   const int64_t v = local_vocab(m, sh);
   const double logits = static_cast<double>(tokens) * static_cast<double>(v);
-  // From the kept fp32 softmax to the 16-bit logit gradient (softmax - one_hot, scaled).
-  Kernel ce = elementwise_kernel("cross_entropy.dgrad", logits, kCrossEntropyBwdFp32Reads, kCrossEntropyBwdFp32Writes,
-                                 1, kLogitFp32Bytes);
-  ce.bytes += logits * ab;  // writes the 16-bit logit gradient
-  // Fused: the gradient the forward wrote in place is scaled by the incoming one, in place.
-  if (sh.fused_cross_entropy) ce = elementwise_kernel("cross_entropy.dgrad", logits, 1, 1, 1, ab);
   return {
-      ce,
+      cross_entropy_backward(logits, ab, sh.fused_cross_entropy),
       gemm_kernel("logits.dgrad", {tokens, m.hidden, v, 1}, logits_p),
       gemm_kernel("logits.wgrad", {m.hidden, v, tokens, 1}, logits_p, true),
       norm_backward_kernel("final_norm.dgrad", m.norm, static_cast<double>(sequence_tokens(sh)) * m.hidden, ab),
