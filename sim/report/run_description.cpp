@@ -20,7 +20,8 @@ std::string fmt(const char* f, double v) { return format_with(f, v); }
 void describe_framework(std::ostream& out, const FrameworkSpec& f) {
   if (f.name == "none") return;
   const HostCosts& h = f.host;
-  out << "framework  " << f.name << ": host " << fmt("%g", h.launch * 1e6) << " us per launch, "
+  out << "framework  " << f.name << ": host " << fmt("%g", h.launch * 1e6) << " us per launch"
+      << (h.library_launch > 0 ? " (" + fmt("%g", h.library_launch * 1e6) + " us per library launch)" : "") << ", "
       << fmt("%g", h.pass * 1e3) << " ms per pass, " << fmt("%g", h.pipeline_instruction * 1e3)
       << " ms per pipeline instruction, launches "
       << (h.launch_blocking ? "blocking (no stream overlaps another; overlap switches off)" : "asynchronous")
