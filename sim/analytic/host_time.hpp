@@ -21,7 +21,8 @@ struct Launches {
     library += o.library;
     return *this;
   }
-  [[nodiscard]] Launches minus(const Launches& o) const { return {calls - o.calls, library - o.library}; }
+  [[nodiscard]] Launches operator+(const Launches& o) const { return {calls + o.calls, library + o.library}; }
+  [[nodiscard]] Launches operator-(const Launches& o) const { return {calls - o.calls, library - o.library}; }
 };
 
 // Host seconds to issue `n`: calls · launch + library · library_launch_cost (one launch with CUDA graphs).

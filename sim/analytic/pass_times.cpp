@@ -48,9 +48,12 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
   return {before, experts};
 }
 
+// One catalogue call per kernel, plus the launches it makes beyond its first.
+Launches launches_of(const Kernel& k) { return {1, library_launches(k)}; }
+
 Launches launches(const std::vector<Kernel>& kernels) {
   Launches n;
-  for (const Kernel& k : kernels) n += {1, std::max(1, k.launches) - 1};
+  for (const Kernel& k : kernels) n += launches_of(k);
   return n;
 }
 
@@ -82,7 +85,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   for (const Kernel& k : fwd) {
     if (k.name.rfind("moe_expert", 0) == 0) break;
     t.forward_before_dispatch += kernel_time(k, acc);
-    t.forward_launches_before_dispatch += {1, std::max(1, k.launches) - 1};
+    t.forward_launches_before_dispatch += launches_of(k);
   }
   const ExpertBounds backward_experts = expert_bounds(bwd);
   t.forward_experts = expert_segments(fwd, expert_bounds(fwd), acc).second;
@@ -98,7 +101,7 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
   for (const Kernel& k : fwd) {
     if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules)) continue;
     r.seconds += kernel_time(k, run.platform.accelerator);
-    r.launches += {1, std::max(1, k.launches) - 1};
+    r.launches += launches_of(k);
   }
   return r;
 }

@@ -31,7 +31,7 @@ struct ChunkPass {
     forward_launches += b.forward_launches_before_dispatch;
     forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
     forward = b.forward - b.forward_before_dispatch;
-    forward_launches = b.forward_launches.minus(b.forward_launches_before_dispatch);
+    forward_launches = b.forward_launches - b.forward_launches_before_dispatch;
     backward += b.backward_input + b.weight_grad;
     backward_launches += b.backward_launches;
   }

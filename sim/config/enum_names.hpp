@@ -66,6 +66,12 @@ inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
   return names;
 }
 
+// framework moe.grouped_gemm: FrameworkMoe::per_expert_gemms.
+inline const EnumNames<bool>& grouped_gemm_names() {
+  static const EnumNames<bool> names = {{"per_expert", true}, {"grouped", false}};
+  return names;
+}
+
 inline const EnumNames<CrossEntropy>& cross_entropy_names() {
   static const EnumNames<CrossEntropy> names = {{"unfused", CrossEntropy::kUnfused}, {"te", CrossEntropy::kTe}};
   return names;

@@ -1,6 +1,7 @@
 // The keys of a framework, read by framework_loader.cpp and printed by `trainsim schema framework`.
 #include "sim/config/framework_keys.hpp"
 
+#include "sim/config/enum_names.hpp"
 #include "sim/config/plausible_ranges.hpp"
 
 namespace trainsim {
@@ -63,13 +64,12 @@ std::vector<KeyEntry<FrameworkMemory>> memory_entries() {
 std::vector<KeyEntry<FrameworkMoe>> moe_entries() {
   using M = FrameworkMoe;
   const Need opt = Need::kOptional;
-  static const EnumNames<bool> grouped_gemm = {{"per_expert", true}, {"grouped", false}};
   return {
       bool_key<M>("dispatch_sync", &M::dispatch_sync, opt,
                   "the MoE dispatcher reads routing counts on the host once per MoE layer forward (Megatron-Core's "
                   "dropless alltoall dispatcher): host time counts per segment between syncs; none when the run "
                   "pads experts to capacity"),
-      enum_key<M>("grouped_gemm", &M::per_expert_gemms, opt, grouped_gemm,
+      enum_key<M>("grouped_gemm", &M::per_expert_gemms, opt, grouped_gemm_names(),
                   "per_expert: a grouped expert GEMM runs as one GEMM kernel per local expert (Transformer Engine's "
                   "GroupedLinear on Hopper), each with its own launch and fixed cost; grouped: one kernel"),
   };

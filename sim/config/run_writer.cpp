@@ -51,7 +51,7 @@ void write_framework(std::ostream& out, const FrameworkSpec& f) {
       << ", workspace: " << exact_bytes(m.workspace) << ", allocator_reserve: " << exact(m.allocator_reserve)
       << ", fp32_grad_partition: " << yes_no(m.fp32_grad_partition)
       << ", keeps_stage_outputs: " << yes_no(m.keeps_stage_outputs) << "}\n  moe: {dispatch_sync: "
-      << yes_no(f.moe.dispatch_sync) << ", grouped_gemm: " << (f.moe.per_expert_gemms ? "per_expert" : "grouped") << "}\n";
+      << yes_no(f.moe.dispatch_sync) << ", grouped_gemm: " << name_in(grouped_gemm_names(), f.moe.per_expert_gemms) << "}\n";
 }
 
 std::string stage_layers_line(const std::vector<int>& layers) {
@@ -104,12 +104,15 @@ std::string recompute_module_list(const RecomputeModules& m) {
 }
 const char* offload_name(Offload o) { return name_in(offload_names(), o); }
 
-// The fp8 map of an 8-bit run, and the moe routing map when the run sets one.
-void write_fp8_and_routing(std::ostream& out, const RunSpec& run) {
-  if (is_fp8(run.precision))
-    out << "fp8: {recipe: " << name_in(fp8_recipe_names(), run.fp8.recipe)
-        << ", param_gather: " << yes_no(run.fp8.param_gather) << "}\n";
-  const MoeRouting& m = run.moe;
+// The fp8 map of an 8-bit run.
+void write_fp8(std::ostream& out, const RunSpec& run) {
+  if (!is_fp8(run.precision)) return;
+  out << "fp8: {recipe: " << name_in(fp8_recipe_names(), run.fp8.recipe)
+      << ", param_gather: " << yes_no(run.fp8.param_gather) << "}\n";
+}
+
+// The moe routing map, when the run sets one.
+void write_moe_routing(std::ostream& out, const MoeRouting& m) {
   if (m.imbalance == 1 && m.capacity_factor <= 0) return;
   out << "moe: {imbalance: " << exact(m.imbalance);
   if (m.capacity_factor > 0)
@@ -137,7 +140,8 @@ std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const st
       << "\ncross_entropy: " << name_in(cross_entropy_names(), run.cross_entropy) << "\n";
   if (run.dropout.any())
     out << "dropout: {attention: " << exact(run.dropout.attention) << ", hidden: " << exact(run.dropout.hidden) << "}\n";
-  write_fp8_and_routing(out, run);
+  write_fp8(out, run);
+  write_moe_routing(out, run.moe);
   return out.str();
 }
 

@@ -54,7 +54,7 @@ std::vector<uint16_t> extra_launches(const std::vector<Kernel>& kernels) {
   std::vector<uint16_t> out(kernels.size(), 0);
   bool any = false;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    out[i] = static_cast<uint16_t>(std::max(1, kernels[i].launches) - 1);
+    out[i] = static_cast<uint16_t>(library_launches(kernels[i]));
     any = any || out[i] > 0;
   }
   return any ? out : std::vector<uint16_t>{};

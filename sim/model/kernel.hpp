@@ -43,4 +43,8 @@ struct Kernel {
   int launches = 1;
 };
 
+// The launches a kernel makes beyond its first (a grouped GEMM run per expert, a quantization per
+// expert): what the framework's host prices at HostCosts::library_launch.
+[[nodiscard]] inline int library_launches(const Kernel& k) { return k.launches > 1 ? k.launches - 1 : 0; }
+
 }  // namespace trainsim
