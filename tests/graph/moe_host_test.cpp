@@ -45,6 +45,24 @@ std::vector<double> forward_host_tasks(const RunSpec& run) {
   return out;
 }
 
+// The tasks issued before the forward's first host task: how many (one launch each) and their
+// device seconds.
+struct FirstSegment {
+  int calls = 0;
+  double device = 0;
+};
+FirstSegment first_segment(const RunSpec& run) {
+  const StageGraph g = build_stage_graph(run, 0);
+  FirstSegment out;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role == TaskRole::kHost) break;
+    ++out.calls;
+    if (t.kind == TaskKind::kCompute) out.device += t.duration;
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("a per-expert grouped GEMM pays the launch cost once per local expert", "[model][moe]") {
@@ -75,15 +93,7 @@ TEST_CASE("a dispatch sync exposes the host time of the launches before it, even
   // attention block, norm, router, top-k, permute: few microseconds of device work and one launch
   // each) leaves its launches' time minus its device time exposed.
   const RunSpec synced = moe_device(true, false);
-  const StageGraph g = build_stage_graph(synced, 0);
-  int launches = 0;
-  double device = 0;
-  for (size_t id = 0; id < g.size(); ++id) {
-    const Task& t = g.task(static_cast<TaskId>(id));
-    if (t.role == TaskRole::kHost) break;
-    ++launches;
-    if (t.kind == TaskKind::kCompute) device += t.duration;
-  }
+  const auto [launches, device] = first_segment(synced);
   REQUIRE(launches * kLaunch > device);
   const std::vector<double> host = forward_host_tasks(synced);
   REQUIRE(!host.empty());
@@ -96,15 +106,7 @@ TEST_CASE("the launches a grouped GEMM makes per expert pay the library launch c
   RunSpec run = moe_device(false, true);
   run.framework.host.launch = 1e-3;
   run.framework.host.library_launch = 2e-6;
-  const StageGraph g = build_stage_graph(run, 0);
-  int calls = 0;
-  double device = 0;
-  for (size_t id = 0; id < g.size(); ++id) {
-    const Task& t = g.task(static_cast<TaskId>(id));
-    if (t.role == TaskRole::kHost) break;
-    ++calls;
-    if (t.kind == TaskKind::kCompute) device += t.duration;
-  }
+  const auto [calls, device] = first_segment(run);
   const int library = 2 * 3;
   const std::vector<double> host = forward_host_tasks(run);
   REQUIRE(!host.empty());
