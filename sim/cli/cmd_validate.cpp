@@ -11,6 +11,7 @@
 #include "sim/core/error.hpp"
 #include "sim/validate/gnuplot_plot.hpp"
 #include "sim/validate/ranking_report.hpp"
+#include "sim/validate/repeat_runs.hpp"
 #include "sim/validate/text_format.hpp"
 #include "sim/validate/validation_report.hpp"
 
@@ -66,8 +67,10 @@ int run_validate(const ParsedArgs& a) {
   std::cerr << "validated " << results.size() << " rows in " << format_text("%.1f", wall) << " s\n";
   const ValidationSummary summary = summarize_validation(results);
   const std::vector<GroupScore> ranking = score_ranking(results);
+  const std::vector<RepeatSet> repeats = find_repeats(results);
   write_validation_table(std::cout, results, summary);
   if (!ranking.empty()) write_ranking_table(std::cout, ranking);
+  write_repeats_table(std::cout, repeats);
   if (a.has("csv")) write_output_file(a.get("csv"), "--csv", [&](std::ostream& o) { write_validation_csv(o, results); });
   if (a.has("ranking-csv"))
     write_output_file(a.get("ranking-csv"), "--ranking-csv", [&](std::ostream& o) { write_ranking_csv(o, ranking); });
@@ -84,6 +87,7 @@ int run_validate(const ParsedArgs& a) {
     write_output_file(md, "--markdown", [&](std::ostream& o) {
       write_validation_markdown(o, results, summary, context);
       if (!ranking.empty()) write_ranking_markdown(o, ranking, results);
+      write_repeats_markdown(o, repeats);
     });
   }
   return 0;
@@ -113,7 +117,9 @@ Command validate_command() {
       "|error| are reported per split and per hardware; `check` rows never set parameters. Rows that share a\n"
       "`group` (runs that differ only in layout, e.g. validation/ranking.yaml) are also scored as a ranking:\n"
       "Spearman's rho of predicted vs measured time per group, whether the measured fastest is predicted\n"
-      "fastest, time errors, and peak-memory errors where memory was measured. Exits 0 whatever the errors\n"
+      "fastest, time errors, and peak-memory errors where memory was measured. Rows whose runs are the same\n"
+      "(everything but name and comments) are listed as repeated runs with the spread of their measured\n"
+      "times: the measurement's own noise. Exits 0 whatever the errors\n"
       "(it is a report), 2 on bad input.";
   spec.max_positionals = 64;
   return {spec, run_validate};

@@ -4,6 +4,8 @@
 #include <chrono>
 
 #include "sim/config/loader.hpp"
+#include "sim/config/model_writer.hpp"
+#include "sim/config/run_writer.hpp"
 #include "sim/core/child_process.hpp"
 #include "sim/core/error.hpp"
 #include "sim/validate/error_stats.hpp"
@@ -19,6 +21,13 @@ std::vector<std::string> ids_of(const MeasurementSet& set) {
   return ids;
 }
 
+// What makes two rows the same run: every field of the run and its model, not its name or description.
+std::string run_key(RunSpec run) {
+  run.name.clear();
+  run.description.clear();
+  return run_yaml(run, {run.model.name, run.platform.name}, "") + model_yaml(run.model, {});
+}
+
 // Parent side: the run as the row names it, checked against the row's hardware.
 RowResult prepare(const Measurement& m, const std::vector<std::string>& overrides) {
   const RunSpec run = load_run(m.run, overrides);
@@ -30,6 +39,7 @@ RowResult prepare(const Measurement& m, const std::vector<std::string>& override
   r.kind = row_kind(run);
   r.devices = run.devices;
   r.measured_time = measured_iteration_seconds(m, run);
+  r.run_key = run_key(run);
   return r;
 }
 

@@ -18,6 +18,9 @@ struct RowResult {
   Seconds measured_time = 0;   // the measurement as seconds per iteration (measured_time.hpp)
   RowPrediction prediction;
   double error_percent = 0;    // (predicted − measured) / measured · 100
+  // The run as trainsim reads it, name and description left out (run and model YAML as the writers
+  // spell them): equal for two rows that measured the same run (repeat_runs.hpp); "" when unknown.
+  std::string run_key;
 };
 
 // The kind of training a run is, for grouping errors: "MoE" for a mixture-of-experts model, else
