@@ -27,7 +27,8 @@ const EnumNames<MeasuredMetric>& metric_names() {
 const EnumNames<FlopsFormula>& formula_names() {
   static const EnumNames<FlopsFormula> names = {{"none", FlopsFormula::kNone},
                                                 {"megatron-full-recompute", FlopsFormula::kMegatronFullRecompute},
-                                                {"megatron-no-recompute", FlopsFormula::kMegatronNoRecompute}};
+                                                {"megatron-no-recompute", FlopsFormula::kMegatronNoRecompute},
+                                                {"megatron-lm", FlopsFormula::kMegatronLm}};
   return names;
 }
 
@@ -51,7 +52,7 @@ void check_formula(MapReader& r, const Measurement& m) {
   const bool needs = m.metric == MeasuredMetric::kTflopsPerDevice;
   if (needs && m.flops_formula == FlopsFormula::kNone) {
     r.fail("flops_formula", "metric tflops_per_device needs the formula the source counted FLOPs with",
-           r.has("flops_formula") ? "none" : "", "megatron-full-recompute, megatron-no-recompute");
+           r.has("flops_formula") ? "none" : "", "megatron-full-recompute, megatron-no-recompute, megatron-lm");
   }
   if (!needs && m.flops_formula != FlopsFormula::kNone) {
     r.fail("flops_formula", std::string("metric ") + metric_name(m.metric) + " does not use a FLOP formula",

@@ -10,7 +10,7 @@
 //       hardware: dgx-a100-superpod       # the platform preset the run uses
 //       metric: tflops_per_device         # tflops_per_device | iteration_s | tokens_per_s_per_device
 //       value: 137
-//       flops_formula: megatron-full-recompute   # | megatron-no-recompute | none
+//       flops_formula: megatron-full-recompute   # | megatron-no-recompute | megatron-lm | none
 //       mfu: 0.41                         # optional, informational
 //       source: "Narayanan et al. SC'21, Table 1"
 //       notes: "..."                      # optional
@@ -36,6 +36,8 @@ enum class FlopsFormula {
   kNone,
   kMegatronFullRecompute,  // 96 B s l h^2 (1 + s/(6h) + V/(16 l h))  (Narayanan et al. SC'21 eq. 3)
   kMegatronNoRecompute,    // 72 B s l h^2 (1 + s/(6h) + V/(12 l h))  (Korthikanti et al. 2022)
+  kMegatronLm,             // Megatron-LM's num_floating_point_operations: GQA, SwiGLU, MoE top-k, causal
+                           //   attention (sim/model/model_flops.hpp megatron_lm_flops)
 };
 
 struct Measurement {

@@ -15,6 +15,21 @@ Flops megatron_flops(const ModelSpec& m, int64_t global_batch, int64_t seq, bool
   return 72.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * l * h));
 }
 
+Flops megatron_lm_flops(const ModelSpec& m, int64_t global_batch, int64_t seq) {
+  const double s = static_cast<double>(seq);
+  const double h = m.hidden;
+  const double q = static_cast<double>(m.heads) * static_cast<double>(head_dim_of(m));
+  const double k = static_cast<double>(kv_heads_of(m)) * static_cast<double>(head_dim_of(m));
+  const double mats = static_cast<double>(ffn_matrices(m));
+  double per_token = 6 * h * m.vocab;
+  for (int i = 0; i < m.layers; ++i) {
+    per_token += 6 * (h * (q + 2 * k) + q * h) + 6 * q * s;
+    per_token += is_moe_layer(m, i) ? 6 * h * m.moe.expert_ffn_hidden * mats * (m.moe.top_k + m.moe.shared_experts)
+                                    : 6 * h * static_cast<double>(ffn_hidden_of(m)) * mats;
+  }
+  return per_token * static_cast<double>(global_batch) * s;
+}
+
 Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t sequences, int64_t seq) {
   const double tokens = static_cast<double>(sequences) * static_cast<double>(seq);
   const double s = static_cast<double>(seq);

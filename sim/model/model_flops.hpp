@@ -16,6 +16,16 @@ namespace trainsim {
 [[nodiscard]] Flops megatron_flops(const ModelSpec& m, int64_t global_batch, int64_t seq,
                                    bool full_recompute);
 
+// Megatron-LM's count (megatron/training/training.py num_floating_point_operations, 2025-26; the same
+// as Megatron-Bridge's training/utils/flop_utils.py transformer_flops), which its logs and recipe
+// tables report as model TFLOP/s: per token and layer 6·(h·(q + 2k) + q·h) for the attention
+// projections (q = heads·head_dim, k = kv_heads·head_dim), 6·q·s for scores and values over the
+// causal half of the keys, 6·h·ffn·m for a dense FFN or 6·h·expert_ffn·m·(top_k + shared) for an MoE
+// one (m = 3 gated, 2 otherwise; no router term), and 6·h·V for the logits. Every layer counts full
+// causal attention (no sliding window). A GPT-style model (MHA, ffn 4h) gives
+// 72·B·s·l·h²·(1 + s/(12h) + V/(12·l·h)): Korthikanti's count with causal attention.
+[[nodiscard]] Flops megatron_lm_flops(const ModelSpec& m, int64_t global_batch, int64_t seq);
+
 // Forward matmul FLOPs of layer `layer_index` for `sequences` sequences of `seq` tokens:
 // QKV 2·B·s·h·(a + 2·kv)·d, attention 4·B·s²·a·d (non-causal), output projection 2·B·s·a·d·h,
 // and the FFN: dense matrices·2·B·s·h·ffn, or MoE router 2·B·s·h·E plus (top_k + shared)

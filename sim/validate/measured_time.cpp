@@ -17,6 +17,7 @@ Flops formula_flops(FlopsFormula formula, const RunSpec& run) {
     case FlopsFormula::kNone: return 0;
     case FlopsFormula::kMegatronFullRecompute: return megatron_flops(run.model, run.global_batch, run.seq_len, true);
     case FlopsFormula::kMegatronNoRecompute: return megatron_flops(run.model, run.global_batch, run.seq_len, false);
+    case FlopsFormula::kMegatronLm: return megatron_lm_flops(run.model, run.global_batch, run.seq_len);
   }
   return 0;
 }

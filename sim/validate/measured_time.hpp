@@ -15,7 +15,8 @@ namespace trainsim {
 [[nodiscard]] Seconds seconds_from_tokens(double global_batch, double seq_len, double tokens_per_s_per_device,
                                           int devices);
 // FLOPs per iteration by the named formula for the run's model and batch (Narayanan et al.
-// SC'21 eq. 3 or Korthikanti et al. 2022; see megatron_flops); 0 for FlopsFormula::kNone.
+// SC'21 eq. 3 or Korthikanti et al. 2022, see megatron_flops; Megatron-LM's own count, see
+// megatron_lm_flops); 0 for FlopsFormula::kNone.
 [[nodiscard]] Flops formula_flops(FlopsFormula formula, const RunSpec& run);
 // The measurement as seconds per iteration of `run` (the run the measurement names).
 [[nodiscard]] Seconds measured_iteration_seconds(const Measurement& m, const RunSpec& run);

@@ -62,3 +62,13 @@ TEST_CASE("seconds per iteration are taken as measured", "[validate]") {
   CHECK(measured_iteration_seconds(measurement(MeasuredMetric::kIterationSeconds, 1.42), run_of("k22-22b-full")) ==
         1.42);
 }
+
+TEST_CASE("mlm-recipe-qwen3-30b-a3b: 234.1 TFLOP/s by Megatron-LM's own count is 3.2203 s per iteration",
+          "[validate]") {
+  // 23,006,281,728 FLOP per token (tests/model/model_flops_test.cpp works it out) x 256 x 4096 tokens
+  //   = 2.41238e16 FLOP per iteration; / (234.1e12 x 32 GPUs) = 3.22029 s.
+  const RunSpec run = run_of("mlm-recipe-qwen3-30b-a3b");
+  CHECK(formula_flops(FlopsFormula::kMegatronLm, run) == Approx(256.0 * 4096 * 23006281728.0).epsilon(1e-12));
+  const auto m = measurement(MeasuredMetric::kTflopsPerDevice, 234.1, FlopsFormula::kMegatronLm);
+  CHECK(measured_iteration_seconds(m, run) == Approx(3.22029).epsilon(1e-5));
+}

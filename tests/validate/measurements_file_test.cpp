@@ -54,9 +54,9 @@ TEST_CASE("measurements.yaml holds one entry per published row, each with a run 
   const MeasurementSet set = load_measurements(measurements_file());
   // published-runs.yaml: 10 SC'21 + 5 Megatron-Core + 2 MindSpeed + 3 NeMo 24.07 + 1 Megatron-Bridge
   // calibrate rows = 21; 8 Korthikanti + 4 Megatron-Core + 2 MindSpeed + 5 NeMo 24.07 + 3 Megatron-Bridge
-  // check rows = 22; plus the Megatron-Bridge 25.09 token-drop row of the Qwen3 layout and the 26.02
-  // GPT-OSS row (check): 45.
-  REQUIRE(set.rows.size() == 45);
+  // check rows = 22; plus the Megatron-Bridge 25.09 token-drop row of the Qwen3 layout, the 26.02
+  // GPT-OSS row and Megatron-LM's two Qwen3-30B-A3B recipe rows, H100 and GB200 (check): 47.
+  REQUIRE(set.rows.size() == 47);
   int calibrate = 0;
   std::set<std::string> ids;
   for (const auto& m : set.rows) {
