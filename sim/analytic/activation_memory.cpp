@@ -14,6 +14,7 @@ struct Dims {
   double tokens, seq_tokens, h, d, heads, kv_heads, e, mask;
   double q;      // bytes per element of a saved Linear input: e, or its FP8 copy in 8-bit runs
   bool fp8;
+  bool qk_norm;  // the model normalises Q and K heads (ModelSpec::qk_norm)
   double b, s, ctx, t;
 };
 
@@ -29,6 +30,7 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   x.kv_heads = static_cast<double>(local_kv_heads(m, sh));
   x.e = activation_element_bytes(sh.precision);
   x.fp8 = quantizes(sh);
+  x.qk_norm = m.qk_norm;
   x.q = x.fp8 ? quantized_layout_bytes(sh) : x.e;
   x.mask = opt.dropout ? kMaskBytes : 0;
   x.b = static_cast<double>(sh.micro_batch);
@@ -41,6 +43,7 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
 Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
   Bytes bytes = x.seq_tokens * x.h * (x.e + x.q);                       // norm input, QKV input
   bytes += x.tokens * (x.heads + 2 * x.kv_heads) * x.d * x.e;            // Q, K, V
+  if (x.qk_norm) bytes += x.tokens * (x.heads + x.kv_heads) * x.d * x.e;  // QK-norm input (Q, K before it)
   bytes += x.tokens * x.heads * x.d * x.e;                               // projection input
   if (x.fp8) bytes += x.tokens * x.heads * x.d * x.q;                    // and its FP8 copy
   bytes += x.seq_tokens * x.h * x.mask;                                  // dropout after projection

@@ -32,6 +32,7 @@ struct ActivationOptions {
 // General per-layer bytes for one micro-batch on one device. Tensors kept, with
 // T = b·s tokens (s = seq/cp), T' = T/t under SP else T, E = activation element bytes:
 //  attention:  norm input T'·h·E; QKV input (norm output) T'·h·E; Q,K,V T·(a+2kv)/t·d·E;
+//              [QK-norm] its input, Q and K before the norm, T·(a+kv)/t·d·E;
 //              [no flash] softmax output b·a/t·s·ctx·E, [+dropout] its mask (1 B) and output (E);
 //              [flash] log-sum-exp T·a/t·4 B (dropped by selective recompute);
 //              projection input T·a/t·d·E; [dropout] mask T'·h·1 B.

@@ -32,7 +32,7 @@ Command import_model_command() {
   spec.summary = "turn a Hugging Face config.json into a model YAML (what the schema cannot express: notes)";
   spec.details =
       "Supported model_type values: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v3, gpt_oss.\n"
-      "Each feature the model schema cannot express (DeepSeek's MLA, sliding windows, attention sinks, QK-norm,\n"
+      "Each feature the model schema cannot express (DeepSeek's MLA, some sliding windows, attention sinks,\n"
       "biases, ...) is printed as a note on stderr and written as a comment. A run can also name the config\n"
       "directly: `model: hf:path/to/config.json` (relative to the run file's folder first).";
   spec.options = {{"out", "FILE", "write the model YAML to FILE instead of stdout"}};

@@ -80,10 +80,11 @@ void map_qwen2(const HfConfig& c, HfModel& out) {
   note_sliding_window(c, out, c.boolean_or("use_sliding_window", false));
 }
 
-// Qwen3 normalises each query and key head (QK-norm) before the rotary embedding.
+// Qwen3 normalises each query and key head (QK-norm, Qwen3Attention's q_norm and k_norm) before the
+// rotary embedding.
 void map_qwen3(const HfConfig& c, HfModel& out) {
   map_decoder(c, out);
-  out.notes.push_back("QK-norm (an RMSNorm over every query and key head): not modelled (elementwise, small)");
+  out.model["qk_norm"] = true;
   note_sliding_window(c, out, c.boolean_or("use_sliding_window", false));
 }
 

@@ -37,6 +37,8 @@ std::vector<KeyEntry<M>> model_entries() {
       int_key<M>("full_attention_every", &M::full_attention_every, opt, 0, INT_MAX,
                  "with sliding_window, every k-th layer (k, 2k, ... counting from 1) attends to the whole context "
                  "(GPT-OSS: 2); 0 = every layer windowed"),
+      bool_key<M>("qk_norm", &M::qk_norm, opt,
+                  "a norm over every query and key head before the rotary embedding (QK-norm: Qwen3, OLMo 2)"),
       custom_key<M>("moe", opt, "a map with the `moe.*` keys", "mixture of experts; absent or experts 0: dense"),
   };
 }

@@ -47,6 +47,9 @@ struct ModelSpec {
   // With a sliding window, every k-th layer (the k-th, 2k-th, ..., counting from 1) attends to the
   // whole context instead (GPT-OSS: 2, Megatron-Core's window_attn_skip_freq); 0 = every layer windowed.
   int full_attention_every = 0;
+  // A norm (the model's `norm`) over every query and key head after the QKV projection, before the
+  // rotary embedding: QK-norm (Qwen3, OLMo 2; Megatron-Core --qk-layernorm).
+  bool qk_norm = false;
   MoeSpec moe;                     // moe.experts == 0 for dense models
   // What the model's source said that this schema cannot express, and how it is taken instead
   // (a Hugging Face config.json's MLA, sliding windows, ...; sim/config/hf_architectures.cpp).

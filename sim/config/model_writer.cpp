@@ -47,6 +47,7 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
       << "\nvocab: " << m.vocab << "\ntied_embeddings: " << yes_no(m.tied_embeddings)
       << "\nnorm: " << name_in(norm_names(), m.norm)
       << "\nposition_embedding: " << name_in(position_embedding_names(), m.position_embedding) << "\n";
+  if (m.qk_norm) out << "qk_norm: true\n";
   if (m.sliding_window > 0)
     out << "sliding_window: " << m.sliding_window << "\nfull_attention_every: " << m.full_attention_every << "\n";
   if (m.is_moe()) {

@@ -160,6 +160,7 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   std::vector<Kernel> out = norm_into_fp8_gemm(norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
                                                a.seq_tokens * a.h, sh, sp_gathers(sh));
   out.push_back(gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_p));
+  if (m.qk_norm) out.push_back(norm_forward_kernel("qk_norm.fwd", m.norm, rope_elements, a.act_bytes));
   if (m.position_embedding == PositionEmbedding::kRope)
     out.push_back(elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
   if (sh.flash_attention)
@@ -193,6 +194,7 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
     append(out, unfused_attention_backward(a));
   if (m.position_embedding == PositionEmbedding::kRope)
     out.push_back(elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
+  if (m.qk_norm) out.push_back(head_norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
   append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
   out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));
   append(out, as_weight_grad(norm_output_transpose("attn_norm.output", a.tokens * a.h, sh, gathered)));

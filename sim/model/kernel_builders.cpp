@@ -45,6 +45,10 @@ Kernel norm_backward_kernel(std::string name, NormKind norm, double elements, do
                             element_bytes);
 }
 
+Kernel head_norm_backward_kernel(std::string name, NormKind norm, double elements, double element_bytes) {
+  return elementwise_kernel(std::move(name), elements, 2, 1, 2 * norm_forward_flops_per_element(norm), element_bytes);
+}
+
 namespace {
 constexpr double kHiddenMaskBytes = 1;                  // a dropout mask keeps one byte per element
 constexpr double kResidualFlopsPerElement = 1;    // one add

@@ -31,6 +31,10 @@ namespace trainsim {
 // element: twice the forward's, plus the add.
 [[nodiscard]] Kernel norm_backward_kernel(std::string name, NormKind norm, double elements,
                                           double element_bytes);
+// Backward of a norm that no residual path joins (QK-norm over the query and key heads): reads x and
+// dy, writes dx, twice the forward's FLOP per element.
+[[nodiscard]] Kernel head_norm_backward_kernel(std::string name, NormKind norm, double elements,
+                                               double element_bytes);
 
 // The residual add closing a block over `elements`: reads the block output and the residual,
 // writes their sum (1 FLOP per element); with hidden dropout (Megatron's fused bias-dropout-add)

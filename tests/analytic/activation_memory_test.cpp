@@ -70,6 +70,19 @@ TEST_CASE("GQA stores K and V for kv_heads only and a gated FFN stores both FFN 
   CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == 131072.0 + 32768.0);
 }
 
+TEST_CASE("QK-norm keeps its input, Q and K before the norm", "[analytic]") {
+  ModelSpec m = trainsim::test::tiny_gpt();  // a = 4, d = 16
+  ActivationOptions o;
+  o.recompute = Recompute::kSelective;
+  const double base = layer_activation_bytes(m, shard(2, 32), 0, o);
+  m.qk_norm = true;  // T·(a + kv)·d·2 B = 64·(4 + 4)·16·2 = 16,384
+  CHECK(layer_activation_bytes(m, shard(2, 32), 0, o) == base + 16384.0);
+  m.kv_heads = 1;    // GQA: 64·(4 + 1)·16·2 = 10,240 on top of the smaller K and V
+  const double gqa = layer_activation_bytes(m, shard(2, 32), 0, o);
+  m.qk_norm = false;
+  CHECK(gqa - layer_activation_bytes(m, shard(2, 32), 0, o) == 10240.0);
+}
+
 TEST_CASE("the last stage keeps 4sbh/t(1 + V/h) for the output layer under SP", "[analytic]") {
   const ModelSpec m = trainsim::test::tiny_gpt();  // V = 100
   // 4·sbh/t·(1 + V/h) = 4·4096/4·(1 + 100/64) = 4,096 + 6,400 = 10,496 bytes.

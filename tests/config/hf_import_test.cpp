@@ -42,6 +42,7 @@ void check_same_shape(const ModelSpec& a, const ModelSpec& b) {
   CHECK(a.tied_embeddings == b.tied_embeddings);
   CHECK(a.norm == b.norm);
   CHECK(a.position_embedding == b.position_embedding);
+  CHECK(a.qk_norm == b.qk_norm);
   CHECK(a.moe.experts == b.moe.experts);
   if (!a.is_moe()) return;
   CHECK(a.moe.top_k == b.moe.top_k);
@@ -98,16 +99,18 @@ TEST_CASE("Qwen2 dense and MoE map their expert keys and note the Q/K/V biases a
   CHECK_FALSE(has_note(moe, "not a multiple"));
 }
 
-TEST_CASE("Qwen3 keeps its explicit head_dim and notes QK-norm; Qwen3-30B-A3B equals its preset", "[config][hf]") {
+TEST_CASE("Qwen3 keeps its explicit head_dim and its QK-norm; Qwen3-30B-A3B equals its preset", "[config][hf]") {
   const ModelSpec dense = import("Qwen3-8B", kQwen3_8b);
   CHECK(dense.head_dim == 128);  // given: 4096 / 32 is also 128
   CHECK(dense.layers == 36);
   CHECK(dense.ffn_hidden == 12288);
-  CHECK(has_note(dense, "QK-norm"));
+  CHECK(dense.qk_norm);          // Qwen3Attention's q_norm and k_norm
+  CHECK(dense.notes.empty());
   const ModelSpec moe = import("Qwen3-30B-A3B", kQwen3_30bA3b);
   check_same_shape(moe, load_model((kModels / "qwen3-30b-a3b.yaml").string()));
   CHECK(moe.head_dim == 128);  // given, unlike 2048 / 32 = 64
-  CHECK(has_note(moe, "QK-norm"));
+  CHECK(moe.qk_norm);
+  CHECK_FALSE(import("Qwen2-7B", kQwen2_7b).qk_norm);
 }
 
 TEST_CASE("DeepSeek-V3 maps its MoE layout and notes MLA, multi-token prediction and group routing", "[config][hf]") {
@@ -175,8 +178,9 @@ TEST_CASE("a run names an imported model with hf: and --set changes its keys", "
   const RunSpec r = load_run(file);
   CHECK(r.model.name == "Qwen3-8B");
   CHECK(r.model.layers == 36);
-  CHECK(has_note(r.model, "QK-norm"));
+  CHECK(r.model.qk_norm);
   CHECK(load_run(file, {"model.layers=4"}).model.layers == 4);
+  CHECK_FALSE(load_run(file, {"model.qk_norm=false"}).model.qk_norm);
   const ConfigError e = config_error([&] { (void)load_run(file, {"model=hf:missing/config.json"}); });
   CHECK(e.key_path() == "model");
 }
@@ -191,4 +195,12 @@ TEST_CASE("an imported model written as YAML loads back into the same model, not
   CHECK(back.name == m.name);
   CHECK(back.description == m.description);
   CHECK(back.notes.empty());  // a model YAML carries its notes as comments
+}
+
+TEST_CASE("a QK-norm model written as YAML keeps its qk_norm, and a model without one writes no key", "[config][hf]") {
+  const ModelSpec qwen3 = import("Qwen3-8B", kQwen3_8b);
+  const std::string text = model_yaml(qwen3, {});
+  CHECK(text.find("qk_norm: true\n") != std::string::npos);
+  CHECK(load_model(write_yaml("qwen3-8b-imported.yaml", text).string()).qk_norm);
+  CHECK(model_yaml(import("Qwen2-7B", kQwen2_7b), {}).find("qk_norm") == std::string::npos);
 }

@@ -79,6 +79,38 @@ TEST_CASE("grouped-query attention shrinks K and V to kv_heads * head_dim column
   CHECK(qkv.flops == 196608.0);
 }
 
+TEST_CASE("QK-norm adds a norm over Q and K after the QKV GEMM and its backward before the QKV dgrad",
+          "[model]") {
+  ModelSpec m = trainsim::test::gpt_style(1, 64, 8, 100);  // d = 8, LayerNorm
+  m.kv_heads = 2;
+  m.qk_norm = true;
+  const Shard sh = shard(1, 16);
+  // Normalised: Q and K, 16 tokens x (8 + 2) heads x 8 = 1,280 elements of 2 bytes.
+  // Forward reads x, writes y: 1,280 x 2 x 2 = 5,120 B, 8 FLOP per element (LayerNorm) = 10,240.
+  const std::vector<Kernel> fwd = attention_forward(m, sh);
+  const Kernel norm = flops_kernel(fwd, "qk_norm.fwd");
+  CHECK(norm.bytes == 5120.0);
+  CHECK(norm.flops == 10240.0);
+  // Backward reads x and dy, writes dx (no residual gradient joins): 1,280 x 3 x 2 = 7,680 B, 16 FLOP each.
+  const std::vector<Kernel> bwd = attention_backward(m, sh);
+  const Kernel grad = flops_kernel(bwd, "qk_norm.dgrad");
+  CHECK(grad.bytes == 7680.0);
+  CHECK(grad.flops == 20480.0);
+  // Order: QKV GEMM, QK-norm, RoPE forward; RoPE, QK-norm backward before the QKV input gradient.
+  auto at = [](const std::vector<Kernel>& ks, const std::string& name) {
+    for (size_t i = 0; i < ks.size(); ++i)
+      if (ks[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  CHECK(at(fwd, "qkv_proj.fwd") + 1 == at(fwd, "qk_norm.fwd"));
+  CHECK(at(fwd, "qk_norm.fwd") + 1 == at(fwd, "rope.fwd"));
+  CHECK(at(bwd, "rope.dgrad") + 1 == at(bwd, "qk_norm.dgrad"));
+  CHECK(at(bwd, "qk_norm.dgrad") < at(bwd, "qkv_proj.dgrad"));
+  m.qk_norm = false;
+  CHECK(at(attention_forward(m, sh), "qk_norm.fwd") == -1);
+  CHECK(at(attention_backward(m, sh), "qk_norm.dgrad") == -1);
+}
+
 TEST_CASE("a gated FFN runs three h x ffn matrices where GeLU runs two", "[model]") {
   ModelSpec m = tiny_gpt();
   const Shard sh = shard(2, 32);
