@@ -77,6 +77,11 @@ inline const EnumNames<CrossEntropy>& cross_entropy_names() {
   return names;
 }
 
+inline const EnumNames<MoeDispatcher>& moe_dispatcher_names() {
+  static const EnumNames<MoeDispatcher> names = {{"alltoall", MoeDispatcher::kAllToAll}, {"flex", MoeDispatcher::kFlex}};
+  return names;
+}
+
 inline const EnumNames<OptimizerState>& optimizer_state_names() {
   static const EnumNames<OptimizerState> names = {{"fp32", OptimizerState::kFp32},
                                                   {"fp32_remainder", OptimizerState::kFp32Remainder},

@@ -171,6 +171,10 @@ std::vector<KeyEntry<MoeRouting>> moe_routing_entries() {
       bool_key<M>("pad_to_capacity", &M::pad_to_capacity, opt,
                   "`--moe-pad-expert-input-to-capacity`: every expert runs exactly its capacity (needs "
                   "capacity_factor; static shapes, so the dispatcher needs no host synchronisation)"),
+      enum_key<M>("dispatcher", &M::dispatcher, opt, moe_dispatcher_names(),
+                  "`--moe-token-dispatcher-type`: alltoall sorts the received chunks into expert order (and back) "
+                  "when a rank holds several experts, a second pass over the routed tokens each way; flex "
+                  "(DeepEP / HybridEP) orders them in its one local permutation"),
   };
 }
 

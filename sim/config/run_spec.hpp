@@ -22,7 +22,7 @@
 //   framework_overhead: 2GiB    # per-device memory held besides what `framework` models
 //   flash_attention: true       # false: unfused attention (s x s scores in HBM)
 //   dropout: {attention: 0.1, hidden: 0.1}   # probabilities; default 0 (no dropout)
-//   moe: {imbalance: 1.0, capacity_factor: 0, pad_to_capacity: false}   # MoE routing (MoeRouting)
+//   moe: {imbalance: 1.0, capacity_factor: 0, pad_to_capacity: false, dispatcher: alltoall}   # MoE routing (MoeRouting)
 #pragma once
 #include <algorithm>
 #include <map>
@@ -51,6 +51,14 @@ enum class Offload { kNone, kOptimizer };  // optimizer state (and its step) on 
 //             transformer_engine/pytorch/triton/cross_entropy.py, PR #1456 "backward step is a no-op",
 //             "storing the gradients in-place of the input tensor").
 enum class CrossEntropy { kUnfused, kTe };
+
+// How tokens reach the experts of another expert-parallel rank (Megatron-Core --moe-token-dispatcher-type):
+//   kAllToAll  permute locally, all-to-all, then sort the received chunks into expert order (a second
+//              pass over the tokens when a rank holds several experts), and the reverse on the way back
+//              (MoEAlltoAllTokenDispatcher, sort_chunks_by_idxs);
+//   kFlex      DeepEP / HybridEP: the exchange delivers each rank's tokens and one local permutation
+//              orders them (MoEFlexTokenDispatcher): no chunk sort.
+enum class MoeDispatcher { kAllToAll, kFlex };
 
 // What the optimizer keeps per parameter beside the 16-bit weight (Adam):
 //   kFp32           fp32 moments and an fp32 master weight: 12 bytes (Megatron-Core's distributed
@@ -159,6 +167,8 @@ struct MoeRouting {
   // --moe-pad-expert-input-to-capacity: every expert runs exactly capacity_factor times its even
   // share (static shapes: the dispatcher needs no host synchronisation).
   bool pad_to_capacity = false;
+  // --moe-token-dispatcher-type: alltoall (the default here) or flex (DeepEP / HybridEP backends).
+  MoeDispatcher dispatcher = MoeDispatcher::kAllToAll;
 };
 
 struct RunSpec {

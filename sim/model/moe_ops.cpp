@@ -95,6 +95,18 @@ MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
   return z;
 }
 
+// The alltoall dispatcher's chunk sort (Shard::chunk_sort): after the exchange it reorders the
+// received rows from source-rank order into expert order, and before the return exchange back; each
+// is one read and one write of the routed rows (TE's fused sort kernels; the fp32 routing
+// probabilities it moves along are 2 bytes per h-wide row, left out). Counted into the permutation
+// kernel on the other side of the exchange (permute + sort, unsort + unpermute, and their backwards):
+// that moves the sort's time across the exchange, which changes nothing while the experts wait for
+// the exchange (no EP overlap), and shifts it by one exchange when they overlap (strategy.overlap.ep_comm).
+Kernel with_chunk_sort(Kernel k, const ModelSpec& m, const Shard& sh, const MoeSizes& z) {
+  if (sh.chunk_sort) k.bytes += 2 * z.dispatched * m.hidden * z.ab;
+  return k;
+}
+
 }  // namespace
 
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
@@ -104,14 +116,15 @@ std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
       gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, router_p),
       elementwise_kernel("router_topk.fwd", static_cast<double>(route_tokens) * m.moe.experts, 1, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
-      elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab),
+      with_chunk_sort(elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab), m, sh,
+                      moe_sizes(m, sh)),
   };
   append(out, expert_kernels(m, sh, false));
   // Un-permute reads the expert outputs and writes one combined row per token.
   Kernel unpermute = elementwise_kernel("moe_unpermute.fwd", dispatched * m.hidden, 1, 0,
                                         kUnpermuteFlopsPerElement, ab);
   unpermute.bytes += all_tokens * m.hidden * ab;
-  out.push_back(unpermute);
+  out.push_back(with_chunk_sort(unpermute, m, sh, moe_sizes(m, sh)));
   if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh), false));
   out.push_back(residual_forward_kernel("moe_residual.fwd", seq_elements, sh.hidden_dropout > 0, ab));
   return out;
@@ -128,10 +141,11 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,
                                         kUnpermuteFlopsPerElement, ab);
   unpermute.bytes += all_tokens * m.hidden * ab;
-  out.push_back(unpermute);
+  out.push_back(with_chunk_sort(unpermute, m, sh, moe_sizes(m, sh)));
   append(out, expert_kernels(m, sh, true));
   append(out, {
-      elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab),
+      with_chunk_sort(elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab), m, sh,
+                      moe_sizes(m, sh)),
       elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
       gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, router_p),

@@ -17,6 +17,8 @@ Shard shard_of(const RunSpec& run) {
   sh.ep = run.strategy.ep;
   sh.expert_load = run.model.is_moe() ? run.expert_load() : 1.0;
   sh.per_expert_gemms = run.framework.moe.per_expert_gemms;
+  sh.chunk_sort = run.model.is_moe() && run.moe.dispatcher == MoeDispatcher::kAllToAll && run.strategy.ep > 1 &&
+                  run.model.moe.experts > run.strategy.ep;
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;

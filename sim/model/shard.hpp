@@ -21,6 +21,9 @@ struct Shard {
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
   double expert_load = 1;          // routed rows per local expert over an even share (RunSpec::expert_load)
   bool per_expert_gemms = false;   // grouped expert GEMMs run as one kernel per local expert (framework)
+  // The alltoall dispatcher sorts received chunks into expert order and back (RunSpec MoeRouting::
+  // dispatcher) when the rank holds several experts behind an exchange (ep > 1).
+  bool chunk_sort = false;
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)

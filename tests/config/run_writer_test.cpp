@@ -29,3 +29,13 @@ TEST_CASE("an FP8 token-drop MoE run written as YAML loads back with its fp8, mo
   CHECK(back.expert_load() == run.expert_load());
   CHECK(run_yaml(back, {"qwen3-30b-a3b", "dgx-h100-superpod"}, "written back") == text);  // a fixed point
 }
+
+TEST_CASE("a flex-dispatcher run written as YAML keeps its dispatcher; the default writes no moe map", "[config]") {
+  const RunSpec run = load_run(kRoot / "validation/runs/mlm-recipe-qwen3-30b-a3b.yaml");
+  REQUIRE(run.moe.dispatcher == MoeDispatcher::kFlex);
+  const std::string text = run_yaml(run, {"qwen3-30b-a3b", "dgx-h100-superpod"}, "");
+  CHECK(text.find("dispatcher: flex") != std::string::npos);
+  CHECK(load_run_text(text, "written", kRoot / "workloads", {}).moe.dispatcher == MoeDispatcher::kFlex);
+  const RunSpec dense = load_run(kRoot / "workloads/default.yaml");
+  CHECK(run_yaml(dense, {"x", "y"}, "").find("moe:") == std::string::npos);
+}

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "sim/config/loader.hpp"
 #include "sim/core/error.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/layer_ops.hpp"
@@ -102,4 +103,34 @@ TEST_CASE("MoE layers start after the dense prefix and repeat every layer_freque
   CHECK(moe_layer_count(m) == 4);
   ModelSpec dense = trainsim::test::tiny_gpt();
   CHECK_FALSE(is_moe_layer(dense, 0));
+}
+
+TEST_CASE("the alltoall dispatcher's chunk sort adds a pass over the routed rows on each side of the exchange",
+          "[model]") {
+  const ModelSpec m = tiny_moe();  // h 64, 8 experts, top-2
+  Shard sh = shard(1, 64);
+  sh.ep = 2;  // 4 local experts of 32 rows: 128 routed rows
+  const auto fwd = moe_forward(m, sh), bwd = moe_backward(m, sh);
+  sh.chunk_sort = true;
+  const auto fwd_sorted = moe_forward(m, sh), bwd_sorted = moe_backward(m, sh);
+  // One read and one write of the 128 routed rows of 64 bf16 values: 2 x 128 x 64 x 2 B = 32,768 bytes,
+  // in the permutation after the forward exchange, the un-permutation before the return exchange, and
+  // both backward passes.
+  for (const char* name : {"moe_permute.fwd", "moe_unpermute.fwd"})
+    CHECK(kernel_named(fwd_sorted, name).bytes - kernel_named(fwd, name).bytes == 32768.0);
+  for (const char* name : {"moe_permute.dgrad", "moe_unpermute.dgrad"})
+    CHECK(kernel_named(bwd_sorted, name).bytes - kernel_named(bwd, name).bytes == 32768.0);
+  CHECK(kernel_named(fwd_sorted, "moe_expert_fc1.fwd").bytes == kernel_named(fwd, "moe_expert_fc1.fwd").bytes);
+}
+
+TEST_CASE("a run sorts chunks only with the alltoall dispatcher and several experts behind an exchange", "[model]") {
+  RunSpec run = load_run(data_dir() / "validation" / "runs" / "mb-qwen3-30b-a3b.yaml");  // alltoall, ep 8, 128 experts
+  CHECK(shard_of(run).chunk_sort);
+  run.moe.dispatcher = MoeDispatcher::kFlex;  // DeepEP / HybridEP: one local permutation
+  CHECK_FALSE(shard_of(run).chunk_sort);
+  run.moe.dispatcher = MoeDispatcher::kAllToAll;
+  run.strategy.ep = 1;  // no exchange: the permutation already orders by expert
+  CHECK_FALSE(shard_of(run).chunk_sort);
+  run.strategy.ep = 128;  // one expert per rank: nothing to sort
+  CHECK_FALSE(shard_of(run).chunk_sort);
 }
