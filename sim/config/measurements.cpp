@@ -32,6 +32,14 @@ const EnumNames<FlopsFormula>& formula_names() {
   return names;
 }
 
+// The formulas a TFLOP/s figure may name (every one but none), for the error message.
+std::vector<std::string> formula_texts() {
+  std::vector<std::string> out;
+  for (const auto& [text, formula] : formula_names())
+    if (formula != FlopsFormula::kNone) out.emplace_back(text);
+  return out;
+}
+
 const std::vector<std::string>& entry_keys() {
   static const std::vector<std::string> keys = {"id",    "run",  "split",  "hardware", "metric",
                                                 "value", "flops_formula", "mfu", "source", "notes",
@@ -52,7 +60,7 @@ void check_formula(MapReader& r, const Measurement& m) {
   const bool needs = m.metric == MeasuredMetric::kTflopsPerDevice;
   if (needs && m.flops_formula == FlopsFormula::kNone) {
     r.fail("flops_formula", "metric tflops_per_device needs the formula the source counted FLOPs with",
-           r.has("flops_formula") ? "none" : "", "megatron-full-recompute, megatron-no-recompute, megatron-lm");
+           r.has("flops_formula") ? "none" : "", join_names(formula_texts()));
   }
   if (!needs && m.flops_formula != FlopsFormula::kNone) {
     r.fail("flops_formula", std::string("metric ") + metric_name(m.metric) + " does not use a FLOP formula",

@@ -102,36 +102,40 @@ MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
 // kernel on the other side of the exchange (permute + sort, unsort + unpermute, and their backwards):
 // that moves the sort's time across the exchange, which changes nothing while the experts wait for
 // the exchange (no EP overlap), and shifts it by one exchange when they overlap (strategy.overlap.ep_comm).
-Kernel with_chunk_sort(Kernel k, const ModelSpec& m, const Shard& sh, const MoeSizes& z) {
-  if (sh.chunk_sort) k.bytes += 2 * z.dispatched * m.hidden * z.ab;
-  return k;
+double chunk_sort_bytes(const ModelSpec& m, const Shard& sh, const MoeSizes& z) {
+  return sh.chunk_sort ? 2 * z.dispatched * m.hidden * z.ab : 0;
 }
 
 }  // namespace
 
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
-  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
+  const MoeSizes z = moe_sizes(m, sh);
+  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = z;
+  const double sort = chunk_sort_bytes(m, sh, z);
+  Kernel permute = elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab);
+  permute.bytes += sort;
   std::vector<Kernel> out{
       norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab),
       gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, router_p),
       elementwise_kernel("router_topk.fwd", static_cast<double>(route_tokens) * m.moe.experts, 1, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
-      with_chunk_sort(elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab), m, sh,
-                      moe_sizes(m, sh)),
+      permute,
   };
   append(out, expert_kernels(m, sh, false));
   // Un-permute reads the expert outputs and writes one combined row per token.
   Kernel unpermute = elementwise_kernel("moe_unpermute.fwd", dispatched * m.hidden, 1, 0,
                                         kUnpermuteFlopsPerElement, ab);
-  unpermute.bytes += all_tokens * m.hidden * ab;
-  out.push_back(with_chunk_sort(unpermute, m, sh, moe_sizes(m, sh)));
+  unpermute.bytes += all_tokens * m.hidden * ab + sort;
+  out.push_back(unpermute);
   if (m.moe.shared_experts > 0) append(out, ffn_forward_kernels("moe_shared", m, sh, gemm_tokens(sh), shared_width(m, sh), false));
   out.push_back(residual_forward_kernel("moe_residual.fwd", seq_elements, sh.hidden_dropout > 0, ab));
   return out;
 }
 
 std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
-  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = moe_sizes(m, sh);
+  const MoeSizes z = moe_sizes(m, sh);
+  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = z;
+  const double sort = chunk_sort_bytes(m, sh, z);
   std::vector<Kernel> out;
   if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("moe_dropout.dgrad", seq_elements, ab));
   if (m.moe.shared_experts > 0)
@@ -140,12 +144,13 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   // gradient) and writes the expert-order gradients.
   Kernel unpermute = elementwise_kernel("moe_unpermute.dgrad", dispatched * m.hidden, 1, 1,
                                         kUnpermuteFlopsPerElement, ab);
-  unpermute.bytes += all_tokens * m.hidden * ab;
-  out.push_back(with_chunk_sort(unpermute, m, sh, moe_sizes(m, sh)));
+  unpermute.bytes += all_tokens * m.hidden * ab + sort;
+  out.push_back(unpermute);
   append(out, expert_kernels(m, sh, true));
+  Kernel permute = elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab);
+  permute.bytes += sort;
   append(out, {
-      with_chunk_sort(elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab), m, sh,
-                      moe_sizes(m, sh)),
+      permute,
       elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
       gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, router_p),

@@ -22,16 +22,11 @@ RepeatSet make_set(const std::vector<const RowResult*>& rows) {
   return s;
 }
 
-std::string joined(const std::vector<std::string>& ids) {
-  std::string out;
-  for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
-  return out;
-}
-
-std::string joined(const std::vector<Seconds>& times) {
-  std::string out;
-  for (Seconds t : times) out += (out.empty() ? "" : ", ") + format_text("%.3f", t);
-  return out;
+// "134.020, 120.290"
+std::string joined_seconds(const std::vector<Seconds>& times) {
+  std::vector<std::string> texts;
+  for (Seconds t : times) texts.push_back(format_text("%.3f", t));
+  return joined_names(texts);
 }
 
 }  // namespace
@@ -59,14 +54,14 @@ void write_repeats_markdown(std::ostream& out, const std::vector<RepeatSet>& set
          "noise: an error smaller than it cannot be told from noise, and rows it separates cannot be "
          "ranked reliably.\n\n| rows | measured s | spread % |\n|---|---|---:|\n";
   for (const auto& s : sets)
-    out << format_text("| %s | %s | %.1f |\n", joined(s.ids).c_str(), joined(s.measured).c_str(), s.spread_percent);
+    out << format_text("| %s | %s | %.1f |\n", joined_names(s.ids).c_str(), joined_seconds(s.measured).c_str(), s.spread_percent);
 }
 
 void write_repeats_table(std::ostream& out, const std::vector<RepeatSet>& sets) {
   if (sets.empty()) return;
   out << format_text("\n%-40s %-28s %9s\n", "repeated runs (same run, measured again)", "measured s", "spread %");
   for (const auto& s : sets)
-    out << format_text("%-40s %-28s %9.1f\n", joined(s.ids).c_str(), joined(s.measured).c_str(), s.spread_percent);
+    out << format_text("%-40s %-28s %9.1f\n", joined_names(s.ids).c_str(), joined_seconds(s.measured).c_str(), s.spread_percent);
 }
 
 }  // namespace trainsim
