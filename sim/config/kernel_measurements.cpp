@@ -31,24 +31,30 @@ KernelMeasurement read_gemm(YamlSource& source, const YAML::Node& node, const st
 }
 
 KernelMeasurement read_attention(YamlSource& source, const YAML::Node& node, const std::string& path) {
-  MapReader r(source, node, path, {"pass", "batch", "heads", "seq", "head_dim", "causal", "dropout", "us"});
+  MapReader r(source, node, path, {"pass", "batch", "heads", "seq", "head_dim", "kv_heads", "window", "causal",
+                                         "dropout", "us"});
   KernelMeasurement a;
   a.kind = MeasuredKind::kAttention;
   a.line = node.Mark().line + 1;
-  int batch = 1, heads = 0, seq = 0, head_dim = 0;
+  int batch = 1, heads = 0, seq = 0, head_dim = 0, kv_heads = 0, window = 0;
   bool causal = true;
   const bool backward = r.read_choice("pass", {"fwd", "bwd"}, Need::kRequired) == 1;
   r.read_int("batch", &batch, Need::kOptional, 1);
   r.read_int("heads", &heads, Need::kRequired, 1);
   r.read_int("seq", &seq, Need::kRequired, 1);
   r.read_int("head_dim", &head_dim, Need::kRequired, 1);
+  r.read_int("kv_heads", &kv_heads, Need::kOptional, 1);
+  if (kv_heads > 0 && heads % kv_heads != 0)
+    r.fail("kv_heads", "must divide heads (each key/value head serves heads / kv_heads query heads)",
+           std::to_string(kv_heads), "a divisor of " + std::to_string(heads));
+  r.read_int("window", &window, Need::kOptional, 1);
   r.read_bool("causal", &causal, Need::kRequired);
   if (!causal) r.fail("causal", "is not modelled", "false", "true (the catalogue's attention is causal)");
   double dropout = 0;
   r.read_number("dropout", &dropout, Need::kOptional, fraction_below_one());
   r.read_number("us", &a.measured_s, Need::kRequired, positive());
   a.measured_s *= kMicro;
-  a.attention = {batch, heads, seq, head_dim, backward, dropout};
+  a.attention = {batch, heads, seq, head_dim, backward, dropout, kv_heads, window};
   return a;
 }
 

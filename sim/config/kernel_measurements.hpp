@@ -14,7 +14,10 @@
 //       1): a grouped GEMM launched as one GEMM per group (batch / kernels products each)
 //   attention:                           # fused causal self-attention (flash), one pass
 //     - {pass: fwd, batch: 1, heads: 16, seq: 4096, head_dim: 128, causal: true, us: 149.2}
-//       (optional dropout: 0.1: the probability of attention dropout inside the kernel, default 0)
+//       (optional dropout: 0.1: the probability of attention dropout inside the kernel, default 0;
+//        kv_heads: 8: key/value heads, a divisor of heads, default heads; window: 128: a sliding window
+//        of that many keys back from each query, as Transformer Engine's window_size (128, 0), default 0:
+//        full causal)
 //   streams:                             # memory-bound kernels: bytes they must move, time
 //     - {op: gelu.fwd, bytes: 134217728, us: 50.3, kernels: 1}  # kernels: launches (default 1)
 #pragma once
@@ -29,13 +32,15 @@ namespace trainsim {
 
 enum class MeasuredKind : uint8_t { kGemm, kAttention, kStream };
 
-// Self-attention over `seq` tokens of `batch` sequences, `heads` query heads of `head_dim`
-// (as many key/value heads), causal; the forward or the backward pass; `dropout` the probability
-// of dropping attention probabilities inside the kernel (0: none).
+// Self-attention over `seq` tokens of `batch` sequences, `heads` query heads of `head_dim`,
+// causal; the forward or the backward pass; `dropout` the probability of dropping attention
+// probabilities inside the kernel (0: none); `kv_heads` key/value heads (0: as many as heads);
+// `window` keys each query attends back to (0: the whole causal context).
 struct AttentionShape {
   int64_t batch = 1, heads = 0, seq = 0, head_dim = 0;
   bool backward = false;
   double dropout = 0;
+  int64_t kv_heads = 0, window = 0;
 };
 
 struct KernelMeasurement {

@@ -53,13 +53,24 @@ int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
 // A 1-byte dropout mask as a fraction of one activation element.
 double mask_fraction(const AttentionDims& a) { return kAttentionMaskBytes / a.act_bytes; }
 
-// Keys one query's fused attention computes scores for: half the context under the causal mask;
-// with a sliding window of W keys, the key blocks a block of queries spans (its W keys back plus
-// the diagonal block: ceil((W - 1) / tile) + 1 blocks), never more than the causal half.
+// With a sliding window of W keys, the keys a block of queries past the first W spans: its W keys
+// back plus the diagonal block, ceil((W - 1) / tile) + 1 blocks. The longest query tile's span.
+double window_span_keys(const AttentionDims& a) {
+  return kFlashTile * (std::ceil((a.window - 1) / kFlashTile) + 1);
+}
+
+// Keys one query's fused attention computes scores for on average: half the context under the causal
+// mask. With a sliding window spanning n + 1 blocks (n blocks back), query tile q < n at the start of
+// the sequence spans only its q + 1 blocks, so over the context's Q tiles the mean is
+// (n + 1)(1 - n / 2Q) blocks: the span times 1 - n·tile / (2·context); never more than the causal
+// half. cuDNN on an H100 follows it from W = 128 to 2048 at 4096 tokens
+// (validation/kernels/h100-sxm-attention-window.yaml).
 double visited_keys(const AttentionDims& a) {
   const double causal = kCausalFraction * a.ctx;
   if (a.window <= 0) return causal;
-  return std::min(causal, kFlashTile * (std::ceil((a.window - 1) / kFlashTile) + 1));
+  const double span = window_span_keys(a);
+  const double ramp = 1 - std::min(span - kFlashTile, a.ctx) / (2 * a.ctx);
+  return std::min(causal, span * ramp);
 }
 
 // What both passes of fused attention share: `flops_factor` times the causal forward FLOPs,
@@ -78,8 +89,8 @@ Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard&
   k.bytes = tensor_elements * a.act_bytes + a.b * a.s * a.heads * kSoftmaxStatBytes;
   k.attention_keys = keys;
   // The tail (sim/analytic/compute_time.hpp): the longest query tile spans the whole context, or
-  // with a window the same blocks as every other tile; one tile per 128 queries of each head.
-  k.attention_max_keys = a.window > 0 ? keys : a.ctx;
+  // with a window the window's span; one tile per 128 queries of each head.
+  k.attention_max_keys = a.window > 0 ? std::min(a.ctx, window_span_keys(a)) : a.ctx;
   k.attention_tiles = a.b * a.heads * std::ceil(a.s / kFlashTile);
   k.attention_backward = backward;
   k.random_elements = a.attention_dropout ? a.b * a.heads * a.s * k.attention_keys : 0;

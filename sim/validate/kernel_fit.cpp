@@ -22,7 +22,8 @@ AcceleratorSpec with_values(AcceleratorSpec acc, const std::vector<std::string>&
 // A one-layer model and one device's shard whose core attention is the measured one.
 Kernel attention_kernel(const AttentionShape& a, Precision precision) {
   ModelSpec m;
-  m.heads = m.kv_heads = static_cast<int>(a.heads);
+  m.heads = static_cast<int>(a.heads);
+  m.kv_heads = static_cast<int>(a.kv_heads > 0 ? a.kv_heads : a.heads);
   m.head_dim = static_cast<int>(a.head_dim);
   m.hidden = m.heads * m.head_dim;
   Shard sh;
@@ -30,6 +31,7 @@ Kernel attention_kernel(const AttentionShape& a, Precision precision) {
   sh.seq = sh.context = a.seq;
   sh.precision = precision;
   sh.attention_dropout = a.dropout;
+  sh.window = a.window > 0 ? a.window + 1 : 0;  // W keys back plus the query's own: the model's window
   return core_attention_kernel(m, sh, a.backward);
 }
 

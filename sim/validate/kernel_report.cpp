@@ -44,6 +44,8 @@ std::string measurement_label(const KernelMeasurement& m) {
       const AttentionShape& a = m.attention;
       std::string text = format_text("%s %lld x %lld x %lld x %lld", a.backward ? "bwd" : "fwd", ll(a.batch),
                                      ll(a.heads), ll(a.seq), ll(a.head_dim));
+      if (a.kv_heads > 0 && a.kv_heads != a.heads) text += format_text(" kv=%lld", ll(a.kv_heads));
+      if (a.window > 0) text += format_text(" w=%lld", ll(a.window));
       return a.dropout > 0 ? text + format_text(" p=%g", a.dropout) : text;
     }
     case MeasuredKind::kStream: break;
@@ -52,10 +54,10 @@ std::string measurement_label(const KernelMeasurement& m) {
 }
 
 void write_kernel_table(std::ostream& out, const std::vector<KernelRowResult>& rows) {
-  out << format_text("%-9s %-28s %11s %11s %12s %12s %8s\n", "kind", "what", "measured us", "predicted us",
+  out << format_text("%-9s %-36s %11s %11s %12s %12s %8s\n", "kind", "what", "measured us", "predicted us",
                      "measured", "predicted", "error %");
   for (const auto& r : rows) {
-    out << format_text("%-9s %-28s %11.1f %11.1f %12s %12s %+8.1f\n", kind_name(r.measurement.kind),
+    out << format_text("%-9s %-36s %11.1f %11.1f %12s %12s %+8.1f\n", kind_name(r.measurement.kind),
                        measurement_label(r.measurement).c_str(), r.measurement.measured_s / kMicrosecond,
                        r.predicted_s / kMicrosecond, rate_text(r, r.measurement.measured_s).c_str(),
                        rate_text(r, r.predicted_s).c_str(), r.error_percent);

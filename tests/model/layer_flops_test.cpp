@@ -221,10 +221,10 @@ TEST_CASE("fused causal attention's queries attend half the context on average",
 
 TEST_CASE("a sliding window limits fused attention to the key blocks a query block spans", "[model][window]") {
   // b = 1, s = 1024, h = 64 (a = 4, d = 16): model FLOPs 4·1·1024·1024·16·4 = 268,435,456; causal keys
-  // per query 512. A window of 128 keys spans its own 128-key block and the one before: 256 keys, a
-  // quarter of the s keys the model count assumes; 130 keys reach a third block (384: a query at the
-  // start of its block looks 129 keys back); a window wider
-  // than the causal half changes nothing.
+  // per query 512. A window of 128 keys (127 back) spans a query block's own 128-key block and the one
+  // before, except the first of the 8 blocks, which has none before it: (1 + 7 x 2) / 8 = 1.875 blocks,
+  // 240 keys. 130 keys (129 back) reach a third block: (1 + 2 + 6 x 3) / 8 = 2.625 blocks, 336 keys.
+  // A window wider than the causal half changes nothing.
   const ModelSpec m = tiny_gpt();
   Shard sh = shard(1, 1024);
   const double model = core_attention_model_flops(m, sh);
@@ -234,11 +234,15 @@ TEST_CASE("a sliding window limits fused attention to the key blocks a query blo
     return core_attention_kernel(m, sh, backward);
   };
   CHECK(fused(0, false).attention_keys == 512.0);
-  CHECK(fused(128, false).attention_keys == 256.0);
-  CHECK(fused(128, false).flops == model / 4);
-  CHECK(fused(128, true).flops == 2.5 * model / 4);
-  CHECK(fused(129, false).attention_keys == 256.0);
-  CHECK(fused(130, false).attention_keys == 384.0);
+  CHECK(fused(128, false).attention_keys == 240.0);
+  CHECK(fused(128, false).flops == model * 240 / 1024);
+  CHECK(fused(128, true).flops == 2.5 * model * 240 / 1024);
+  CHECK(fused(129, false).attention_keys == 240.0);
+  CHECK(fused(130, false).attention_keys == 336.0);
+  // The longest query tile spans the whole window: 256 and 384 keys, the context without a window.
+  CHECK(fused(128, false).attention_max_keys == 256.0);
+  CHECK(fused(130, false).attention_max_keys == 384.0);
+  CHECK(fused(0, false).attention_max_keys == 1024.0);
   CHECK(fused(1000, false).flops == fused(0, false).flops);
   CHECK(core_attention_model_flops(m, sh) == model);  // the model count (MFU) keeps full attention
 }

@@ -41,7 +41,9 @@ and, for reading beside `trainsim simulate`:
   h100-sxm-interference.yaml       bf16 GEMMs slowed by a NCCL-like copy kernel of 8-32 CTAs on a side stream
                                    (the physics of comm_interference), with the copy's bandwidth alone
 Beside it, validation/kernels/sustained.py times GEMMs alone and back to back at the power limit
-(h100-sxm-sustained-gemm.md), the isolated-to-training gap the presets' comments discuss.
+(h100-sxm-sustained-gemm.md), the isolated-to-training gap the presets' comments discuss, and
+validation/kernels/window_attention.py times cuDNN's sliding-window attention through JAX
+(h100-sxm-attention-window.yaml), which PyTorch's SDPA cannot express.
 Timing: triton.testing.do_bench, median of the repetitions, L2 flushed before each (cold cache, as in a
 training step where the previous kernel's output rarely stays in L2 for large tensors). Random normal
 inputs (never zeros). Nothing is changed on the GPU (clocks, power) - it is measured as found.
