@@ -24,8 +24,9 @@ double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec&
   return t;
 }
 
-// A pass's first expert kernel and last expert GEMM ("moe_expert...", among the kernels that are not
-// weight gradients, as the graph builder's marks), -1 when absent.
+// A pass's first and last expert kernels ("moe_expert...", among the kernels that are not weight
+// gradients, as the graph builder's marks; the last is the last expert GEMM unless an eager expert
+// kernel follows it, the fc2 bias added per expert), -1 when absent.
 struct ExpertBounds {
   int first = -1, last = -1;
 };
@@ -35,7 +36,7 @@ ExpertBounds expert_bounds(const std::vector<Kernel>& ks) {
   for (size_t i = 0; i < ks.size(); ++i) {
     if (ks[i].weight_grad || ks[i].name.rfind("moe_expert", 0) != 0) continue;
     if (b.first < 0) b.first = static_cast<int>(i);
-    if (ks[i].cls == KernelClass::kGemm) b.last = static_cast<int>(i);
+    if (ks[i].cls == KernelClass::kGemm || b.last >= 0) b.last = static_cast<int>(i);
   }
   return b;
 }
@@ -49,7 +50,7 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
 }
 
 // One catalogue call per kernel, plus the launches it makes beyond its first.
-Launches launches_of(const Kernel& k) { return {1, library_launches(k)}; }
+Launches launches_of(const Kernel& k) { return {k.framework_calls, library_launches(k)}; }
 
 Launches launches(const std::vector<Kernel>& kernels) {
   Launches n;

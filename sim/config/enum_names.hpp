@@ -72,6 +72,18 @@ inline const EnumNames<bool>& grouped_gemm_names() {
   return names;
 }
 
+// framework moe.expert_bias: FrameworkMoe::per_expert_bias.
+inline const EnumNames<bool>& expert_bias_names() {
+  static const EnumNames<bool> names = {{"per_expert", true}, {"fused", false}};
+  return names;
+}
+
+// framework moe.glu_clamp: FrameworkMoe::separate_glu_clamp.
+inline const EnumNames<bool>& glu_clamp_names() {
+  static const EnumNames<bool> names = {{"separate", true}, {"fused", false}};
+  return names;
+}
+
 inline const EnumNames<CrossEntropy>& cross_entropy_names() {
   static const EnumNames<CrossEntropy> names = {{"unfused", CrossEntropy::kUnfused}, {"te", CrossEntropy::kTe}};
   return names;

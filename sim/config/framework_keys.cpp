@@ -72,6 +72,12 @@ std::vector<KeyEntry<FrameworkMoe>> moe_entries() {
       enum_key<M>("grouped_gemm", &M::per_expert_gemms, opt, grouped_gemm_names(),
                   "per_expert: a grouped expert GEMM runs as one GEMM kernel per local expert (Transformer Engine's "
                   "GroupedLinear on Hopper), each with its own launch and fixed cost; grouped: one kernel"),
+      enum_key<M>("expert_bias", &M::per_expert_bias, opt, expert_bias_names(),
+                  "per_expert: a biased expert's fc2 bias times the routing probability is added expert by expert "
+                  "after the grouped GEMM, then concatenated (Megatron-Core's TEGroupedMLP); fused: in the GEMM"),
+      enum_key<M>("glu_clamp", &M::separate_glu_clamp, opt, glu_clamp_names(),
+                  "separate: a clamped gated activation's clamps and concatenation run as eager kernels before the "
+                  "fused activation (Megatron-Core); fused: inside it"),
   };
 }
 

@@ -72,6 +72,14 @@ struct FrameworkMoe {
   // on Hopper: cuBLAS GEMMs on a pool of streams), each with its own launch, fixed cost and tile
   // shape; false: one grouped kernel for all local experts.
   bool per_expert_gemms = false;
+  // A model with expert biases (MoeSpec::expert_bias) gets its fc2 bias added per local expert after
+  // the grouped GEMM: its rows plus the bias times each row's routing probability, then the experts
+  // concatenated and cast (Megatron-Core's TEGroupedMLP._apply_bias, eager); false: in the GEMM.
+  bool per_expert_bias = false;
+  // A clamped gated activation (MoeSpec::glu_clamp) clamps the two halves and concatenates them
+  // again before the fused activation, as eager operations (Megatron-Core's
+  // weighted_bias_quick_geglu_impl); false: the clamp inside the fused kernel.
+  bool separate_glu_clamp = false;
 };
 
 struct FrameworkSpec {

@@ -46,6 +46,14 @@ void note_sliding_window(const HfConfig& c, HfModel& out, bool used) {
                       ": sliding-window attention is modelled as full causal attention (slower beyond the window)");
 }
 
+// A positive number at `key`, or fails there.
+double positive_number(const HfConfig& c, const std::string& key) {
+  double v = 0;
+  if (!YAML::convert<double>::decode(c.required(key, "a positive number"), v) || !(v > 0))
+    c.fail(key, "is not a positive number", "a positive number");
+  return v;
+}
+
 YAML::Node moe_node(int experts, int top_k, int expert_ffn, int shared, int first_dense, int frequency) {
   YAML::Node moe;
   moe["experts"] = experts;
@@ -174,6 +182,9 @@ void map_gpt_oss(const HfConfig& c, HfModel& out) {
   const std::string top_key = c.has("num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
   const int top_k = c.integer(top_key, 1, experts);
   out.model["moe"] = moe_node(experts, top_k, c.integer("intermediate_size", 1, kMaxWidth), 0, 0, 1);
+  // GptOssExperts always carries gate_up_proj_bias and down_proj_bias; swiglu_limit clamps its GLU.
+  out.model["moe"]["expert_bias"] = true;
+  if (c.has("swiglu_limit")) out.model["moe"]["glu_clamp"] = positive_number(c, "swiglu_limit");
   map_layer_windows(c, out);
   out.notes.push_back("attention sinks (a learned logit per head in the softmax): not modelled (elementwise)");
 }

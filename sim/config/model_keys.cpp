@@ -57,6 +57,10 @@ std::vector<KeyEntry<E>> moe_entries() {
       int_key<E>("layer_frequency", &E::layer_frequency, opt, 1, INT_MAX, "every k-th layer after those is MoE (1 = all)"),
       number_key<E>("capacity_factor", &E::capacity_factor, opt, capacity_factor_range(),
                     "tokens an expert accepts, relative to an even share (1-2 in practice)"),
+      bool_key<E>("expert_bias", &E::expert_bias, opt, "the experts' linear layers carry biases (GPT-OSS)"),
+      number_key<E>("glu_clamp", &E::glu_clamp, opt, glu_clamp_range(),
+                    "the experts' gated activation clamps its gate half to <= this and its linear half to [-this, "
+                    "this] (GPT-OSS: 7); 0 = no clamp"),
   };
 }
 

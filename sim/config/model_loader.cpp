@@ -6,6 +6,7 @@
 #include "sim/config/preset_base.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace trainsim {
 namespace {
@@ -21,6 +22,9 @@ void read_moe(MapReader& r, const ModelSpec& m, MoeSpec* moe) {
     r.fail("first_dense_layers", "leaves no MoE layer among the " + std::to_string(m.layers) + " layers",
            std::to_string(moe->first_dense_layers), "an integer in 0.." + std::to_string(m.layers - 1));
   }
+  if (moe->glu_clamp > 0 && !m.gated_ffn)
+    r.fail("glu_clamp", "clamps the two halves of a gated activation, and gated_ffn is false",
+           format_number(moe->glu_clamp), "0, or set gated_ffn: true");
 }
 
 // kv_heads 0 -> heads, head_dim 0 -> hidden / heads, ffn_hidden 0 -> 4 * hidden,

@@ -24,6 +24,9 @@ struct MoeSpec {
   int first_dense_layers = 0;      // leading layers that keep a dense FFN (DeepSeek-V3: 3)
   int layer_frequency = 1;         // every k-th layer after those is MoE (1 = all)
   double capacity_factor = 1.0;    // tokens an expert accepts, relative to an even share
+  bool expert_bias = false;        // the experts' linear layers carry biases (GPT-OSS: add_bias_linear)
+  double glu_clamp = 0;            // the gated activation clamps its gate half to <= this and its
+                                   // linear half to [-this, this] (GPT-OSS: 7); 0 = no clamp
 };
 
 struct ModelSpec {

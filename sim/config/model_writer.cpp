@@ -56,6 +56,8 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
         << e.expert_ffn_hidden << "\n  shared_experts: " << e.shared_experts << "\n  first_dense_layers: "
         << e.first_dense_layers << "\n  layer_frequency: " << e.layer_frequency
         << "\n  capacity_factor: " << number(e.capacity_factor) << "\n";
+    if (e.expert_bias) out << "  expert_bias: true\n";
+    if (e.glu_clamp > 0) out << "  glu_clamp: " << number(e.glu_clamp) << "\n";
   }
   return out.str();
 }

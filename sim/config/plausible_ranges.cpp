@@ -35,6 +35,8 @@ Bounds rng_rate_range() { return {0, false, 1e18, false}; }
 Bounds oversubscription_range() { return {1, false, 1024, false}; }
 // MoE capacity factors are 1-2; above the expert count every token fits anyway.
 Bounds capacity_factor_range() { return {0.01, false, 1024, false}; }
+// Clamped activations bound their inputs at a few units (GPT-OSS: 7); 1e6 no longer clamps bf16 sums.
+Bounds glu_clamp_range() { return {0, false, 1e6, false}; }
 // The busiest expert-parallel rank's routed rows over an even share: 1 (balanced) to every token on
 // one rank of a 1024-wide group.
 Bounds expert_imbalance_range() { return {1, false, 1024, false}; }

@@ -71,8 +71,10 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
 }
 
 // Launches beyond one of kernel i, for the host time.
-void count_launches(BuildContext& ctx, const std::vector<uint16_t>& extra, int i) {
-  if (!extra.empty()) ctx.host_extra_launches += extra[static_cast<size_t>(i)];
+void count_launches(BuildContext& ctx, const std::vector<ExtraLaunches>& extra, int i) {
+  if (extra.empty()) return;
+  ctx.host_extra_launches += extra[static_cast<size_t>(i)].library;
+  ctx.host_extra_calls += extra[static_cast<size_t>(i)].calls;
 }
 
 // Whether the block's EP exchange is issued before kernel i: the first expert kernel, unless the

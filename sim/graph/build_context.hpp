@@ -39,6 +39,7 @@ struct BuildContext {
   // last host synchronisation inside it) and the launches beyond one per task issued since.
   size_t host_segment_start = 0;
   int host_extra_launches = 0;
+  int host_extra_calls = 0;    // framework operations beyond one per task (eager per-expert loops)
 };
 
 // Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,

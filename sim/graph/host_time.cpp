@@ -14,7 +14,8 @@ std::pair<Seconds, Launches> segment_work(const BuildContext& ctx, int trailing_
     const Task& t = ctx.graph.task(static_cast<TaskId>(id));
     if (t.kind == TaskKind::kCompute) device += t.duration;
   }
-  const Launches n{static_cast<int>(end - ctx.host_segment_start) + trailing_launches, ctx.host_extra_launches};
+  const Launches n{static_cast<int>(end - ctx.host_segment_start) + trailing_launches + ctx.host_extra_calls,
+                   ctx.host_extra_launches};
   return {device, n};
 }
 
@@ -33,6 +34,7 @@ void add_host_task(BuildContext& ctx, Seconds exposed, int microbatch) {
 void new_segment(BuildContext& ctx) {
   ctx.host_segment_start = ctx.graph.size();
   ctx.host_extra_launches = 0;
+  ctx.host_extra_calls = 0;
 }
 
 }  // namespace

@@ -41,6 +41,9 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
     const Task& k = kernels[static_cast<size_t>(i)];
     const bool expert = is_expert_kernel(k, graph);
     if (expert && m.first_expert < 0) m.first_expert = i;
+    // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias
+    // added per expert), which the EP combine must wait for.
+    if (expert && m.last_expert >= 0 && k.kernel_class != KernelClass::kGemm) m.last_expert = i;
     if (k.kernel_class != KernelClass::kGemm) continue;
     if (m.first_gemm < 0) m.first_gemm = i;
     m.last_gemm = i;
@@ -50,14 +53,14 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
 }
 
 // Launches beyond one per kernel, or nothing when every kernel is one launch.
-std::vector<uint16_t> extra_launches(const std::vector<Kernel>& kernels) {
-  std::vector<uint16_t> out(kernels.size(), 0);
+std::vector<ExtraLaunches> extra_launches(const std::vector<Kernel>& kernels) {
+  std::vector<ExtraLaunches> out(kernels.size());
   bool any = false;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    out[i] = static_cast<uint16_t>(library_launches(kernels[i]));
-    any = any || out[i] > 0;
+    out[i] = {static_cast<uint16_t>(library_launches(kernels[i])), static_cast<uint16_t>(kernels[i].framework_calls - 1)};
+    any = any || out[i].library > 0 || out[i].calls > 0;
   }
-  return any ? out : std::vector<uint16_t>{};
+  return any ? out : std::vector<ExtraLaunches>{};
 }
 
 void set_marks(BlockTemplate& b, const StageGraph& graph) {

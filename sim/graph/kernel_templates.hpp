@@ -14,6 +14,11 @@ namespace trainsim {
 // region) and the first expert kernel and last expert GEMM (bounds of the EP dispatch/combine: the
 // dispatch comes before the experts' input quantization in 8-bit runs), as indices into the kernel
 // list, -1 when absent. Weight-gradient kernels never bound a region.
+// A kernel's launches beyond its first: library launches, and further operations the framework issues.
+struct ExtraLaunches {
+  uint16_t library = 0, calls = 0;
+};
+
 struct BlockMarks {
   int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
 };
@@ -22,9 +27,9 @@ struct BlockTemplate {
   std::vector<Task> forward;   // in execution order
   std::vector<Task> backward;  // in execution order; weight-gradient kernels flagged by wgrad
   std::vector<uint8_t> wgrad;  // wgrad[i]: backward[i] computes weight gradients (zero-bubble W)
-  // Launches beyond one of each kernel (a grouped GEMM run as one GEMM per expert), for the host
-  // time; empty when every kernel is one launch.
-  std::vector<uint16_t> forward_extra_launches, backward_extra_launches;
+  // Launches beyond one of each kernel (a grouped GEMM run as one GEMM per expert; eager operations
+  // of a per-expert loop), for the host time; empty when every kernel is one launch.
+  std::vector<ExtraLaunches> forward_extra_launches, backward_extra_launches;
   BlockMarks forward_marks, backward_marks;  // fixed per template: computed once
 };
 

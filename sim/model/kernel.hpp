@@ -1,5 +1,6 @@
 // One compute kernel of the operator catalogue: what it computes, independent of hardware.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -41,10 +42,14 @@ struct Kernel {
   // Kernels the work is launched as: 1, or for a grouped GEMM run as one GEMM per local expert the
   // batch count (each launch pays the launch and tile costs on its own 1/launches of the work).
   int launches = 1;
+  // Of those launches, the operations the framework issues itself (from Python, or its autograd
+  // engine), each paying HostCosts::launch; the rest a library makes inside one call. A catalogue
+  // kernel standing for several eager operations (a per-expert loop) has as many.
+  int framework_calls = 1;
 };
 
-// The launches a kernel makes beyond its first (a grouped GEMM run per expert, a quantization per
-// expert): what the framework's host prices at HostCosts::library_launch.
-[[nodiscard]] inline int library_launches(const Kernel& k) { return k.launches > 1 ? k.launches - 1 : 0; }
+// The launches a kernel makes beyond its framework's calls (a grouped GEMM run per expert, a
+// quantization per expert): what the framework's host prices at HostCosts::library_launch.
+[[nodiscard]] inline int library_launches(const Kernel& k) { return std::max(0, k.launches - k.framework_calls); }
 
 }  // namespace trainsim

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/mlp_ops.hpp"
@@ -46,18 +47,27 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
   const double rows_h = static_cast<double>(rows * experts * h);
   const double rows_fc1 = static_cast<double>(rows * experts * fc1);
   const int e = static_cast<int>(experts);
+  // Eager operations around the experts (sim/model/expert_eager_ops.hpp): the clamped activation's
+  // clamps before it, the fc2 bias added per expert after fc2 (so first in the backward).
+  std::vector<Kernel> clamp, bias;
+  if (sh.separate_glu_clamp) clamp.push_back(glu_clamp_kernel(act_elements, ab, backward));
+  if (sh.per_expert_bias) bias.push_back(expert_bias_kernel(rows_h, experts, ab, backward));
   if (!backward) {
     std::vector<Kernel> out = quantize_kernels("moe_expert_fc1.input", rows_h, sh, true, e);
-    append(out, {gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gp),
-                 elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab)});
+    out.push_back(gemm_kernel("moe_expert_fc1.fwd", {rows, fc1, h, experts}, gp));
+    append(out, clamp);
+    out.push_back(elementwise_kernel("moe_expert_act.fwd", act_elements, act_in, 1, act_flops, ab));
     append(out, quantize_kernels("moe_expert_fc2.input", act_elements, sh, true, e));
     out.push_back(gemm_kernel("moe_expert_fc2.fwd", {rows, h, w, experts}, gp));
+    append(out, bias);
     return as_launched(out, sh, experts);
   }
-  std::vector<Kernel> out = quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true, e);
+  std::vector<Kernel> out = bias;
+  append(out, quantize_kernels("moe_expert_fc2.output_grad", rows_h, sh, true, e));
   append(out, {gemm_kernel("moe_expert_fc2.dgrad", {rows, w, h, experts}, gp),
                gemm_kernel("moe_expert_fc2.wgrad", {w, h, rows, experts}, gp, true),
                elementwise_kernel("moe_expert_act.dgrad", act_elements, act_in + 1, act_in, 2 * act_flops, ab)});
+  append(out, clamp);
   append(out, quantize_kernels("moe_expert_fc1.output_grad", rows_fc1, sh, true, e));
   append(out, {gemm_kernel("moe_expert_fc1.dgrad", {rows, h, fc1, experts}, gp),
                gemm_kernel("moe_expert_fc1.wgrad", {h, fc1, rows, experts}, gp, true)});

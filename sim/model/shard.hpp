@@ -24,6 +24,10 @@ struct Shard {
   // The alltoall dispatcher sorts received chunks into expert order and back (RunSpec MoeRouting::
   // dispatcher) when the rank holds several experts behind an exchange (ep > 1).
   bool chunk_sort = false;
+  // Eager operations around the experts (FrameworkMoe): the fc2 bias added per local expert, and the
+  // clamped activation's clamps and concatenation, when the model has them.
+  bool per_expert_bias = false;
+  bool separate_glu_clamp = false;
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)

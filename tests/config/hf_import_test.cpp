@@ -51,6 +51,8 @@ void check_same_shape(const ModelSpec& a, const ModelSpec& b) {
   CHECK(a.moe.first_dense_layers == b.moe.first_dense_layers);
   CHECK(a.moe.layer_frequency == b.moe.layer_frequency);
   CHECK(a.moe.capacity_factor == b.moe.capacity_factor);
+  CHECK(a.moe.expert_bias == b.moe.expert_bias);
+  CHECK(a.moe.glu_clamp == b.moe.glu_clamp);
 }
 
 }  // namespace
@@ -144,6 +146,9 @@ TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset with its alternating 
   CHECK_FALSE(has_note(m, "sliding"));
   CHECK(has_note(m, "attention sinks"));
   CHECK(has_note(m, "attention_bias: true"));
+  // Its experts carry biases, and swiglu_limit 7.0 clamps their GLU.
+  CHECK(m.moe.expert_bias);
+  CHECK(m.moe.glu_clamp == 7.0);
 }
 
 TEST_CASE("an unknown model_type is refused naming the file, the value and the supported list", "[config][hf]") {

@@ -1,5 +1,6 @@
 // The framework's MoE behaviour on the host: a dispatcher that reads routing counts on the host
-// (FrameworkMoe::dispatch_sync) and grouped GEMMs launched one per expert (per_expert_gemms).
+// (FrameworkMoe::dispatch_sync), grouped GEMMs launched one per expert (per_expert_gemms) and the eager
+// operations around the experts (per_expert_bias, separate_glu_clamp).
 #include <catch2/catch.hpp>
 
 #include "sim/analytic/compute_time.hpp"
@@ -63,6 +64,16 @@ FirstSegment first_segment(const RunSpec& run) {
   return out;
 }
 
+// The host seconds the iteration formulas add to stage 0's forward: with the run's host costs less without.
+double formula_forward_host(const RunSpec& run) {
+  RunSpec free_host = run;
+  free_host.framework.host = HostCosts{};
+  const StageCompute with = stage_compute(run, block_times(run), stage_chunks(pipeline_split(run), 0));
+  const StageCompute without =
+      stage_compute(free_host, block_times(free_host), stage_chunks(pipeline_split(free_host), 0));
+  return with.forward - without.forward;
+}
+
 }  // namespace
 
 TEST_CASE("a per-expert grouped GEMM pays the launch cost once per local expert", "[model][moe]") {
@@ -113,12 +124,44 @@ TEST_CASE("the launches a grouped GEMM makes per expert pay the library launch c
   // The pass's pipeline send would add a call; one stage has none (the loss ends the forward).
   CHECK(host[0] == Approx(calls * 1e-3 + library * 2e-6 - device));
   // The formulas charge the same.
-  RunSpec free_host = run;
-  free_host.framework.host = HostCosts{};
-  const StageCompute with = stage_compute(run, block_times(run), stage_chunks(pipeline_split(run), 0));
-  const StageCompute without =
-      stage_compute(free_host, block_times(free_host), stage_chunks(pipeline_split(free_host), 0));
-  CHECK(with.forward - without.forward == Approx(host[0]).epsilon(1e-9));
+  CHECK(formula_forward_host(run) == Approx(host[0]).epsilon(1e-9));
+}
+
+TEST_CASE("the eager expert kernels' framework calls pay the full launch cost in the graph and the formulas",
+          "[graph][moe][framework]") {
+  // A host-bound forward (1 ms per launch) with the clamped GLU and the per-expert bias (4 local
+  // experts): beyond one call per task, the clamp's 3 kernels and the bias's 2 x 4 + 1 are each a
+  // framework call (2 + 8 more calls); no library launches.
+  RunSpec run = moe_device(false, false);
+  run.model.gated_ffn = true;
+  run.model.moe.expert_bias = true;
+  run.model.moe.glu_clamp = 7;
+  run.framework.moe.per_expert_bias = true;
+  run.framework.moe.separate_glu_clamp = true;
+  run.framework.host.launch = 1e-3;
+  const auto [calls, device] = first_segment(run);
+  const std::vector<double> host = forward_host_tasks(run);
+  REQUIRE(!host.empty());
+  CHECK(host[0] == Approx((calls + 2 + 8) * 1e-3 - device));
+  CHECK(formula_forward_host(run) == Approx(host[0]).epsilon(1e-9));
+}
+
+TEST_CASE("the EP combine waits for the bias added per expert after the last expert GEMM", "[graph][moe]") {
+  RunSpec run = moe_device(false, false);
+  run.model.moe.expert_bias = true;
+  run.framework.moe.per_expert_bias = true;
+  run.devices = 2;
+  run.strategy.dp = 2;
+  run.strategy.ep = 2;
+  run.global_batch = 2;
+  const StageGraph g = build_stage_graph(run, 0);
+  std::vector<std::string> before_combine;
+  for (size_t id = 0; id < g.size() && before_combine.empty(); ++id) {
+    if (g.label_text(g.task(static_cast<TaskId>(id)).label) != "ep.combine") continue;
+    for (auto [e, end] = boost::in_edges(static_cast<TaskId>(id), g.dag()); e != end; ++e)
+      before_combine.push_back(g.label_text(g.task(static_cast<TaskId>(boost::source(*e, g.dag()))).label));
+  }
+  CHECK(before_combine == std::vector<std::string>{"moe_expert_bias.fwd"});
 }
 
 TEST_CASE("the formulas split an MoE forward at the dispatch sync as the graph does", "[analytic][moe][framework]") {

@@ -36,6 +36,9 @@ and, for reading beside `trainsim simulate`:
                                    rank's work, all-to-all omitted), forward and backward: device time, CUDA
                                    kernels and the host's time to issue them, with a host sync's round trip
   h100-sxm-moe-layer-profile.txt   that layer's kernels per pass by own device time (torch.profiler's table)
+  h100-sxm-expert-epilogue.yaml    GPT-OSS's eager expert operations in Megatron-Core (the clamped GLU's clamps
+                                   and concatenation, the fc2 bias added per expert), forward and backward:
+                                   device time, kernels, host time, synchronising calls
   h100-sxm-host.yaml               host cost per launch of eager PyTorch (aten op, autograd forward and
                                    backward, nn.Linear, .cpu() sync) on tiny tensors, with the CPU model
   h100-sxm-interference.yaml       bf16 GEMMs slowed by a NCCL-like copy kernel of 8-32 CTAs on a side stream

@@ -5,6 +5,7 @@ import time
 import torch
 
 from measuring.attention import attention_batch_rows, attention_grid_rows, attention_rows
+from measuring.expert_epilogue import expert_epilogue_rows
 from measuring.fp8 import cast_rows, fp8_gemm_rows
 from measuring.gemms import LLAMA, gemm_rows, llama_linear_shapes
 from measuring.host import cpu_model, host_rows
@@ -231,5 +232,25 @@ def run_interference(args, name):
     write(os.path.join(args.out, args.prefix + "-interference.yaml"), lines)
 
 
+def expert_epilogue_line(r):
+    per = r["host_us"] / r["kernels"] if r["host_us"] is not None and r["kernels"] else None
+    return (f"  - {{op: {r['op']}, pass: {r['pas']}, device_us: {num(r['device_us'])}, kernels: {num(r['kernels'], 'd')},"
+            f" host_us: {num(r['host_us'])}, host_us_per_kernel: {num(per, '.2f')}, host_syncs: {num(r['host_syncs'], 'd')}}}")
+
+
+def run_expert_epilogue(args, name):
+    rows = expert_epilogue_rows(args.quick)
+    lines = header(f"GPT-OSS's eager expert operations in Megatron-Core 0.15 on one {name}")
+    lines += ["# measuring/expert_epilogue.py: clamp_cat (the clamped GLU's clamps, concatenation and offset tensor",
+              "# before the fused quick-GeGLU) and expert_bias (the fc2 bias times the routing probability added per",
+              "# local expert, concatenated, cast) at mb-gpt-oss-120b's 16384 routed rows, 16 local experts, 2880",
+              "# wide. device_us: do_bench of the pass; kernels: CUDA kernels in it (torch profiler, memcpy not",
+              "# counted); host_us: median wall time of the host issuing it on an idle device; host_syncs: the",
+              "# synchronising calls torch saw in it (set_sync_debug_mode)."]
+    lines += ["expert_epilogue:"] + [expert_epilogue_line(r) for r in rows]
+    write(os.path.join(args.out, args.prefix + "-expert-epilogue.yaml"), lines)
+
+
 PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "attention-batch": run_attention_batch, "streams": run_streams, "layers": run_layers, "step": run_step,
-         "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference}
+         "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference,
+         "expert-epilogue": run_expert_epilogue}
