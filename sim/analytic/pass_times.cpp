@@ -52,6 +52,22 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
 // One catalogue call per kernel, plus the launches it makes beyond its first.
 Launches launches_of(const Kernel& k) { return {k.framework_calls, library_launches(k)}; }
 
+// The host synchronisation after a clamped GLU's clamps (BlockPassTimes::activation_sync): the
+// forward's kernels through moe_expert_clamp.fwd, and the EP dispatch issued before them.
+void set_activation_sync(BlockPassTimes& t, const std::vector<Kernel>& fwd, const RunSpec& run) {
+  double seconds = 0;
+  Launches launches{run.strategy.ep > 1 ? 1 : 0, 0};
+  for (const Kernel& k : fwd) {
+    seconds += kernel_time(k, run.platform.accelerator);
+    launches += launches_of(k);
+    if (k.name != "moe_expert_clamp.fwd") continue;
+    t.activation_sync = true;
+    t.forward_before_activation_sync = seconds;
+    t.forward_launches_before_activation_sync = launches;
+    return;
+  }
+}
+
 Launches launches(const std::vector<Kernel>& kernels) {
   Launches n;
   for (const Kernel& k : kernels) n += launches_of(k);
@@ -88,6 +104,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_before_dispatch += kernel_time(k, acc);
     t.forward_launches_before_dispatch += launches_of(k);
   }
+  set_activation_sync(t, fwd, run);
   const ExpertBounds backward_experts = expert_bounds(bwd);
   t.forward_experts = expert_segments(fwd, expert_bounds(fwd), acc).second;
   std::tie(t.backward_before_experts, t.backward_experts) = expert_segments(bwd, backward_experts, acc);

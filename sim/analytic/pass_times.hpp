@@ -28,6 +28,12 @@ struct BlockPassTimes {
   // dispatcher synchronises with the host (FrameworkMoe::dispatch_sync).
   double forward_before_dispatch = 0;
   Launches forward_launches_before_dispatch;
+  // MoE with a clamped GLU outside its fused kernel (FrameworkMoe::separate_glu_clamp): the activation
+  // makes a device scalar from the host, a host synchronisation after the clamps; the forward's
+  // device seconds and launches through them (the EP dispatch included). False: no such sync.
+  bool activation_sync = false;
+  double forward_before_activation_sync = 0;
+  Launches forward_launches_before_activation_sync;
   // MoE: the kernels between the two all-to-alls of each pass (the forward's from its first expert
   // kernel through its last expert GEMM; the backward's likewise, by input-gradient kernels), and
   // the backward's before its first, seconds: the segments combined 1F1B interleaves.

@@ -25,13 +25,22 @@ struct ChunkPass {
     forward_launches += b.forward_launches;
     backward_launches += b.backward_launches;
   }
-  // An MoE block whose dispatcher syncs: the part before the dispatch closes a segment.
-  void add_synced(const BlockPassTimes& b, const HostCosts& h) {
-    forward += b.forward_before_dispatch;
-    forward_launches += b.forward_launches_before_dispatch;
-    forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
-    forward = b.forward - b.forward_before_dispatch;
-    forward_launches = b.forward_launches - b.forward_launches_before_dispatch;
+  // An MoE block with host synchronisations in its forward (the dispatcher's before the dispatch,
+  // the clamped activation's after its clamps): each closes a segment.
+  void add_synced(const BlockPassTimes& b, const HostCosts& h, bool dispatch_sync) {
+    double done = 0;
+    Launches done_launches;
+    auto close_at = [&](double seconds, const Launches& launches) {
+      forward += seconds - done;
+      forward_launches += launches - done_launches;
+      forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
+      forward = 0, forward_launches = Launches{};
+      done = seconds, done_launches = launches;
+    };
+    if (dispatch_sync) close_at(b.forward_before_dispatch, b.forward_launches_before_dispatch);
+    if (b.activation_sync) close_at(b.forward_before_activation_sync, b.forward_launches_before_activation_sync);
+    forward += b.forward - done;
+    forward_launches += b.forward_launches - done_launches;
     backward += b.backward_input + b.weight_grad;
     backward_launches += b.backward_launches;
   }
@@ -80,8 +89,10 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
       add(out, attention), pass.add(attention);
       add(out, ffn);
-      if (moe && run.moe_dispatch_syncs()) pass.add_synced(ffn, run.framework.host);
-      else pass.add(ffn);
+      if (moe && (run.moe_dispatch_syncs() || ffn.activation_sync))
+        pass.add_synced(ffn, run.framework.host, run.moe_dispatch_syncs());
+      else
+        pass.add(ffn);
       const LayerRecompute redo = layer_recompute(run, t, l, position);
       out.recompute += redo.seconds;
       pass.add_recompute(redo.seconds, redo.launches);

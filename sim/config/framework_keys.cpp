@@ -77,7 +77,7 @@ std::vector<KeyEntry<FrameworkMoe>> moe_entries() {
                   "after the grouped GEMM, then concatenated (Megatron-Core's TEGroupedMLP); fused: in the GEMM"),
       enum_key<M>("glu_clamp", &M::separate_glu_clamp, opt, glu_clamp_names(),
                   "separate: a clamped gated activation's clamps and concatenation run as eager kernels before the "
-                  "fused activation (Megatron-Core); fused: inside it"),
+                  "fused activation, then a host synchronisation (Megatron-Core); fused: inside it"),
   };
 }
 

@@ -77,8 +77,9 @@ struct FrameworkMoe {
   // concatenated and cast (Megatron-Core's TEGroupedMLP._apply_bias, eager); false: in the GEMM.
   bool per_expert_bias = false;
   // A clamped gated activation (MoeSpec::glu_clamp) clamps the two halves and concatenates them
-  // again before the fused activation, as eager operations (Megatron-Core's
-  // weighted_bias_quick_geglu_impl); false: the clamp inside the fused kernel.
+  // again before the fused activation, as eager operations, then makes a device scalar from the host,
+  // a host synchronisation (Megatron-Core's weighted_bias_quick_geglu_impl: torch.tensor on the
+  // device); false: the clamp inside the fused kernel, no synchronisation.
   bool separate_glu_clamp = false;
 };
 

@@ -126,6 +126,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
       add_compute(ctx, t);
     }
     count_launches(ctx, block.forward_extra_launches, i);
+    if (i == m.host_sync_after) host_sync(ctx, mb);
     if (i == m.last_expert && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);

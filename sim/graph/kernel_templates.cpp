@@ -41,6 +41,7 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
     const Task& k = kernels[static_cast<size_t>(i)];
     const bool expert = is_expert_kernel(k, graph);
     if (expert && m.first_expert < 0) m.first_expert = i;
+    if (graph.label_text(k.label) == "moe_expert_clamp.fwd") m.host_sync_after = i;
     // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias
     // added per expert), which the EP combine must wait for.
     if (expert && m.last_expert >= 0 && k.kernel_class != KernelClass::kGemm) m.last_expert = i;

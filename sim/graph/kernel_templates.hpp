@@ -21,6 +21,9 @@ struct ExtraLaunches {
 
 struct BlockMarks {
   int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
+  // The kernel after which the forward waits for the device (a clamped GLU's clamps, whose activation
+  // makes a device scalar from the host: FrameworkMoe::separate_glu_clamp); -1 when none.
+  int host_sync_after = -1;
 };
 
 struct BlockTemplate {

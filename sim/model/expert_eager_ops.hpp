@@ -6,7 +6,8 @@
 // fused_bias_geglu.weighted_bias_quick_geglu_impl, as Megatron-Bridge's GPT-OSS provider configures
 // them (add_bias_linear, bias_activation_fusion, activation_func_clamp_value 7), Megatron-Core 0.15:
 //  * glu clamp: before the fused activation, the fc1 output's gate half clamped (<= c), its linear
-//    half clamped ([-c, c]) and the two concatenated again;
+//    half clamped ([-c, c]) and the two concatenated again; the activation then makes a device scalar
+//    from the host, a synchronisation the graph and the formulas place after this kernel;
 //  * expert bias: after the fc2 grouped GEMM (skip_bias_add), per local expert its rows plus its
 //    bias times each row's routing probability, then the experts concatenated.
 // Routing probabilities are in the activations' precision (the router runs in the input's dtype

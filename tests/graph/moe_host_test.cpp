@@ -46,23 +46,28 @@ std::vector<double> forward_host_tasks(const RunSpec& run) {
   return out;
 }
 
-// The tasks issued before the forward's first host task: how many (one launch each) and their
-// device seconds.
+// The tasks issued before each of the forward's host tasks (the first `n` segments): how many (one
+// launch each) and their device seconds.
 struct FirstSegment {
   int calls = 0;
   double device = 0;
 };
-FirstSegment first_segment(const RunSpec& run) {
+std::vector<FirstSegment> forward_segments(const RunSpec& run, size_t n) {
   const StageGraph g = build_stage_graph(run, 0);
-  FirstSegment out;
+  std::vector<FirstSegment> out(1);
   for (size_t id = 0; id < g.size(); ++id) {
     const Task& t = g.task(static_cast<TaskId>(id));
-    if (t.role == TaskRole::kHost) break;
-    ++out.calls;
-    if (t.kind == TaskKind::kCompute) out.device += t.duration;
+    if (t.role == TaskRole::kHost) {
+      if (out.size() == n) break;
+      out.emplace_back();
+      continue;
+    }
+    ++out.back().calls;
+    if (t.kind == TaskKind::kCompute) out.back().device += t.duration;
   }
   return out;
 }
+FirstSegment first_segment(const RunSpec& run) { return forward_segments(run, 1)[0]; }
 
 // The host seconds the iteration formulas add to stage 0's forward: with the run's host costs less without.
 double formula_forward_host(const RunSpec& run) {
@@ -131,7 +136,9 @@ TEST_CASE("the eager expert kernels' framework calls pay the full launch cost in
           "[graph][moe][framework]") {
   // A host-bound forward (1 ms per launch) with the clamped GLU and the per-expert bias (4 local
   // experts): beyond one call per task, the clamp's 3 kernels and the bias's 2 x 4 + 1 are each a
-  // framework call (2 + 8 more calls); no library launches.
+  // framework call (2 + 8 more calls); no library launches. The activation's device scalar
+  // synchronises after the clamps: two segments, the clamps' calls in the first, the bias's in the
+  // second.
   RunSpec run = moe_device(false, false);
   run.model.gated_ffn = true;
   run.model.moe.expert_bias = true;
@@ -139,11 +146,13 @@ TEST_CASE("the eager expert kernels' framework calls pay the full launch cost in
   run.framework.moe.per_expert_bias = true;
   run.framework.moe.separate_glu_clamp = true;
   run.framework.host.launch = 1e-3;
-  const auto [calls, device] = first_segment(run);
+  const std::vector<FirstSegment> segments = forward_segments(run, 2);
   const std::vector<double> host = forward_host_tasks(run);
-  REQUIRE(!host.empty());
-  CHECK(host[0] == Approx((calls + 2 + 8) * 1e-3 - device));
-  CHECK(formula_forward_host(run) == Approx(host[0]).epsilon(1e-9));
+  REQUIRE(host.size() == 2);
+  REQUIRE(segments.size() == 2);
+  CHECK(host[0] == Approx((segments[0].calls + 2) * 1e-3 - segments[0].device));
+  CHECK(host[1] == Approx((segments[1].calls + 8) * 1e-3 - segments[1].device));
+  CHECK(formula_forward_host(run) == Approx(host[0] + host[1]).epsilon(1e-9));
 }
 
 TEST_CASE("the EP combine waits for the bias added per expert after the last expert GEMM", "[graph][moe]") {
