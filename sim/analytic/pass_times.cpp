@@ -7,6 +7,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
+#include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/grad_accumulation.hpp"
 #include "sim/model/mlp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
@@ -60,7 +61,7 @@ void set_activation_sync(BlockPassTimes& t, const std::vector<Kernel>& fwd, cons
   for (const Kernel& k : fwd) {
     seconds += kernel_time(k, run.platform.accelerator);
     launches += launches_of(k);
-    if (k.name != "moe_expert_clamp.fwd") continue;
+    if (k.name != kGluClampForward) continue;
     t.activation_sync = true;
     t.forward_before_activation_sync = seconds;
     t.forward_launches_before_activation_sync = launches;

@@ -5,6 +5,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
+#include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/grad_accumulation.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
@@ -41,7 +42,7 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
     const Task& k = kernels[static_cast<size_t>(i)];
     const bool expert = is_expert_kernel(k, graph);
     if (expert && m.first_expert < 0) m.first_expert = i;
-    if (graph.label_text(k.label) == "moe_expert_clamp.fwd") m.host_sync_after = i;
+    if (graph.label_text(k.label) == kGluClampForward) m.host_sync_after = i;
     // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias
     // added per expert), which the EP combine must wait for.
     if (expert && m.last_expert >= 0 && k.kernel_class != KernelClass::kGemm) m.last_expert = i;
@@ -58,7 +59,8 @@ std::vector<ExtraLaunches> extra_launches(const std::vector<Kernel>& kernels) {
   std::vector<ExtraLaunches> out(kernels.size());
   bool any = false;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    out[i] = {static_cast<uint16_t>(library_launches(kernels[i])), static_cast<uint16_t>(kernels[i].framework_calls - 1)};
+    out[i] = {static_cast<uint16_t>(library_launches(kernels[i])),
+              static_cast<uint16_t>(kernels[i].framework_calls - 1)};
     any = any || out[i].library > 0 || out[i].calls > 0;
   }
   return any ? out : std::vector<ExtraLaunches>{};

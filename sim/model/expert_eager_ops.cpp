@@ -20,7 +20,7 @@ Kernel eager(const char* name, double elements, double reads, double writes, int
 
 Kernel glu_clamp_kernel(double elements, double element_bytes, bool backward) {
   if (!backward)  // clamp gate (read 1, write 1), clamp linear (1, 1), cat of both halves (2, 2)
-    return eager("moe_expert_clamp.fwd", elements, 4, 4, 3, element_bytes);
+    return eager(kGluClampForward, elements, 4, 4, 3, element_bytes);
   // Clamp from above: le (1, mask), where (mask + grad, 1). Clamp on both sides: ge (1, mask), le
   // (1, mask), and (2 masks, mask), where (mask + grad, 1). The chunk's gradient: cat (2, 2).
   const double reads = (1 + kMask + 1) + (1 + 1 + 2 * kMask + kMask + 1) + 2;

@@ -21,6 +21,9 @@
 
 namespace trainsim {
 
+// The clamps' forward kernel, after which the forward synchronises with the host.
+inline constexpr const char* kGluClampForward = "moe_expert_clamp.fwd";
+
 // The clamps and concatenation over `elements` elements of one half of the fc1 output (rows ×
 // expert width), `element_bytes` each; the forward, or the backward (the clamps' masked gradients and
 // the concatenation of the two halves' gradients).

@@ -16,7 +16,9 @@
 //    expert_load) scales that, so the executed rows per local expert are
 //    ceil(r·b·s·top_k·ep/experts).
 //  * with Shard::per_expert_gemms the grouped GEMMs are launched as one kernel per local expert
-//    (Kernel::launches; Transformer Engine's GroupedLinear on Hopper).
+//    (Kernel::launches; Transformer Engine's GroupedLinear on Hopper);
+//  * with Shard::separate_glu_clamp / per_expert_bias the framework's eager operations around the
+//    experts (sim/model/expert_eager_ops.hpp) come before the activation / after fc2.
 #pragma once
 #include <vector>
 

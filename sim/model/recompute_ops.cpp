@@ -2,6 +2,8 @@
 
 #include <initializer_list>
 
+#include "sim/model/expert_eager_ops.hpp"
+
 namespace trainsim {
 namespace {
 
@@ -21,7 +23,8 @@ bool selectively_recomputed(const std::string& kernel, LayerBlock block, const R
       return m.mlp && !starts_with_any(kernel, {"mlp_residual"});
     case LayerBlock::kMoe:
       return (m.layernorm && starts_with_any(kernel, {"moe_norm."})) ||
-             (m.moe_act && starts_with_any(kernel, {"moe_expert_clamp.fwd", "moe_expert_act.fwd", "moe_expert_fc2.input"}));
+             (m.moe_act &&
+              starts_with_any(kernel, {kGluClampForward, "moe_expert_act.fwd", "moe_expert_fc2.input"}));
   }
   return false;
 }
