@@ -39,7 +39,8 @@ inline const EnumNames<NormKind>& norm_names() {
 inline const EnumNames<PositionEmbedding>& position_embedding_names() {
   static const EnumNames<PositionEmbedding> names = {{"rope", PositionEmbedding::kRope},
                                                      {"learned", PositionEmbedding::kLearned},
-                                                     {"alibi", PositionEmbedding::kAlibi}};
+                                                     {"alibi", PositionEmbedding::kAlibi},
+                                                     {"yarn", PositionEmbedding::kYarn}};
   return names;
 }
 
@@ -69,6 +70,12 @@ inline const EnumNames<std::optional<Precision>>& grad_precision_names() {
 // framework moe.grouped_gemm: FrameworkMoe::per_expert_gemms.
 inline const EnumNames<bool>& grouped_gemm_names() {
   static const EnumNames<bool> names = {{"per_expert", true}, {"grouped", false}};
+  return names;
+}
+
+// framework yarn_rope: FrameworkSpec::eager_yarn_rope.
+inline const EnumNames<bool>& yarn_rope_names() {
+  static const EnumNames<bool> names = {{"eager", true}, {"fused", false}};
   return names;
 }
 

@@ -20,6 +20,9 @@ std::vector<KeyEntry<FrameworkSpec>> framework_entries() {
                   "how layers are split into stages when the strategy gives no split"),
       custom_key<F>("memory", opt, "a map with the `memory.*` keys", "memory the process holds besides model states"),
       custom_key<F>("moe", opt, "a map with the `moe.*` keys", "how the framework runs mixture-of-experts layers"),
+      enum_key<F>("yarn_rope", &F::eager_yarn_rope, opt, yarn_rope_names(),
+                  "eager: a YaRN rotary embedding runs as eager ops on q and k, each a host launch (Megatron-Core); "
+                  "fused: one kernel, as plain RoPE"),
   };
 }
 

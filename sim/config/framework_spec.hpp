@@ -90,6 +90,10 @@ struct FrameworkSpec {
   PartitionMethod partition = PartitionMethod::kUniform;
   FrameworkMemory memory;
   FrameworkMoe moe;
+  // A YaRN rotary embedding (PositionEmbedding::kYarn) is applied by eager ops on q and on k (cos and
+  // sin of the frequencies times the YaRN scale, t·cos + rotate_half(t)·sin), not by one fused kernel:
+  // Megatron-Core's rope_utils falls back from Transformer Engine's fused RoPE when mscale != 1.
+  bool eager_yarn_rope = false;
 };
 
 }  // namespace trainsim

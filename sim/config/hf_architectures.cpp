@@ -22,6 +22,15 @@ void copy_int(const HfConfig& c, HfModel& out, const std::string& json_key, cons
 }
 
 // The keys every supported family shares (LlamaConfig's names).
+// rope_scaling {rope_type (or type): "yarn", ...}: YaRN-scaled rotary embedding.
+bool is_yarn(const HfConfig& c) {
+  if (!c.has("rope_scaling") || !c.root()["rope_scaling"].IsMap()) return false;
+  const YAML::Node s = c.root()["rope_scaling"];
+  for (const char* key : {"rope_type", "type"})
+    if (s[key] && s[key].IsScalar() && s[key].Scalar() == "yarn") return true;
+  return false;
+}
+
 void map_decoder(const HfConfig& c, HfModel& out) {
   copy_int(c, out, "num_hidden_layers", "layers", 1, kMaxLayers);
   copy_int(c, out, "hidden_size", "hidden", 1, kMaxWidth);
@@ -33,7 +42,7 @@ void map_decoder(const HfConfig& c, HfModel& out) {
   out.model["gated_ffn"] = true;
   out.model["tied_embeddings"] = c.boolean_or("tie_word_embeddings", false);
   out.model["norm"] = "rmsnorm";
-  out.model["position_embedding"] = "rope";
+  out.model["position_embedding"] = is_yarn(c) ? "yarn" : "rope";
   if (c.boolean_or("attention_bias", false))
     out.notes.push_back("attention_bias: true: the Q/K/V/O projection biases are not modelled (one add per output)");
   if (c.boolean_or("mlp_bias", false))

@@ -29,8 +29,8 @@ std::vector<KeyEntry<M>> model_entries() {
       bool_key<M>("tied_embeddings", &M::tied_embeddings, opt, "the output layer shares the input embedding"),
       enum_key<M>("norm", &M::norm, opt, norm_names(), "normalisation of every block"),
       enum_key<M>("position_embedding", &M::position_embedding, opt, position_embedding_names(),
-                  "rotary in every layer, a learned table added to the embedding, or ALiBi (a bias inside the "
-                  "score GEMM)"),
+                  "rotary in every layer, a learned table added to the embedding, ALiBi (a bias inside the "
+                  "score GEMM), or rotary with YaRN scaling (the same rotation; a framework may apply it unfused)"),
       int_key<M>("sliding_window", &M::sliding_window, opt, 0, INT_MAX,
                  "keys a query attends to at most (itself and those before it): sliding-window attention; 0 = full "
                  "causal attention"),

@@ -14,7 +14,8 @@ enum class NormKind { kLayerNorm, kRmsNorm };
 // per-head bias is added to the attention scores inside the score GEMM (Megatron-DeepSpeed's
 // baddbmm with beta = 1, reading one row of s biases per head, broadcast over the queries):
 // the score GEMM's own cost, which the attention kernels already count, is all it adds.
-enum class PositionEmbedding { kRope, kLearned, kAlibi };
+// kYarn: rotary with YaRN's frequency scaling and attention scale (GPT-OSS, DeepSeek-V3): the same rotation.
+enum class PositionEmbedding { kRope, kLearned, kAlibi, kYarn };
 
 struct MoeSpec {
   int experts = 0;                 // routed experts per MoE layer (0 = dense model)

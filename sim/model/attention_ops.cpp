@@ -5,11 +5,11 @@
 
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
+#include "sim/model/rope_ops.hpp"
 
 namespace trainsim {
 namespace {
 
-constexpr double kRopeFlopsPerElement = 3;   // x·cos + rotate(x)·sin: 2 multiplies + 1 add
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
 constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
 constexpr double kAttentionMaskBytes = 1;               // a dropout mask keeps one byte per element
@@ -48,6 +48,10 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
 
 int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
   return (local_heads(m, sh) + 2 * local_kv_heads(m, sh)) * head_dim_of(m);
+}
+
+bool rotary(const ModelSpec& m) {
+  return m.position_embedding == PositionEmbedding::kRope || m.position_embedding == PositionEmbedding::kYarn;
 }
 
 // A 1-byte dropout mask as a fraction of one activation element.
@@ -172,8 +176,7 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
                                                a.seq_tokens * a.h, sh, sp_gathers(sh));
   out.push_back(gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_p));
   if (m.qk_norm) out.push_back(norm_forward_kernel("qk_norm.fwd", m.norm, rope_elements, a.act_bytes));
-  if (m.position_embedding == PositionEmbedding::kRope)
-    out.push_back(elementwise_kernel("rope.fwd", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
+  if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, false));
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
@@ -203,8 +206,7 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
     out.push_back(core_attention_backward(m, sh));
   else
     append(out, unfused_attention_backward(a));
-  if (m.position_embedding == PositionEmbedding::kRope)
-    out.push_back(elementwise_kernel("rope.dgrad", rope_elements, 1, 1, kRopeFlopsPerElement, a.act_bytes));
+  if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
   if (m.qk_norm) out.push_back(head_norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
   append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
   out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));

@@ -21,6 +21,7 @@ Shard shard_of(const RunSpec& run) {
                   run.model.moe.experts > run.strategy.ep;
   sh.per_expert_bias = run.model.moe.expert_bias && run.framework.moe.per_expert_bias;
   sh.separate_glu_clamp = run.model.moe.glu_clamp > 0 && run.framework.moe.separate_glu_clamp;
+  sh.eager_yarn_rope = run.model.position_embedding == PositionEmbedding::kYarn && run.framework.eager_yarn_rope;
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;

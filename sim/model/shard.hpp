@@ -28,6 +28,7 @@ struct Shard {
   // clamped activation's clamps and concatenation, when the model has them.
   bool per_expert_bias = false;
   bool separate_glu_clamp = false;
+  bool eager_yarn_rope = false;    // YaRN RoPE by eager ops on q and k (FrameworkSpec::eager_yarn_rope)
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)

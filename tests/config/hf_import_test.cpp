@@ -62,6 +62,7 @@ TEST_CASE("Llama 3.1 8B's config.json imports as the llama3-8b preset, with no n
   check_same_shape(m, load_model((kModels / "llama3-8b.yaml").string()));
   CHECK(m.name == "Llama-3.1-8B");  // the folder holding config.json
   CHECK(m.head_dim == 128);         // 4096 / 32: no head_dim key
+  CHECK(m.position_embedding == PositionEmbedding::kRope);  // rope_scaling rope_type llama3: not YaRN
   CHECK(m.notes.empty());
 }
 
@@ -146,6 +147,8 @@ TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset with its alternating 
   CHECK_FALSE(has_note(m, "sliding"));
   CHECK(has_note(m, "attention sinks"));
   CHECK(has_note(m, "attention_bias: true"));
+  // rope_scaling's rope_type yarn: YaRN (Llama 3.1's llama3 scaling stays plain RoPE, test above).
+  CHECK(m.position_embedding == PositionEmbedding::kYarn);
   // Its experts carry biases, and swiglu_limit 7.0 clamps their GLU.
   CHECK(m.moe.expert_bias);
   CHECK(m.moe.glu_clamp == 7.0);

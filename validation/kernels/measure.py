@@ -39,6 +39,8 @@ and, for reading beside `trainsim simulate`:
   h100-sxm-expert-epilogue.yaml    GPT-OSS's eager expert operations in Megatron-Core (the clamped GLU's clamps
                                    and concatenation, the fc2 bias added per expert), forward and backward:
                                    device time, kernels, host time, synchronising calls
+  h100-sxm-yarn-rope.yaml          GPT-OSS's YaRN rotary embedding as Megatron-Core applies it (eager ops on q
+                                   and k), forward and backward, the same columns
   h100-sxm-host.yaml               host cost per launch of eager PyTorch (aten op, autograd forward and
                                    backward, nn.Linear, .cpu() sync) on tiny tensors, with the CPU model
   h100-sxm-interference.yaml       bf16 GEMMs slowed by a NCCL-like copy kernel of 8-32 CTAs on a side stream

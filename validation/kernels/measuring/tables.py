@@ -6,6 +6,7 @@ import torch
 
 from measuring.attention import attention_batch_rows, attention_grid_rows, attention_rows
 from measuring.expert_epilogue import expert_epilogue_rows
+from measuring.yarn_rope import yarn_rope_rows
 from measuring.fp8 import cast_rows, fp8_gemm_rows
 from measuring.gemms import LLAMA, gemm_rows, llama_linear_shapes
 from measuring.host import cpu_model, host_rows
@@ -251,6 +252,16 @@ def run_expert_epilogue(args, name):
     write(os.path.join(args.out, args.prefix + "-expert-epilogue.yaml"), lines)
 
 
+def run_yarn_rope(args, name):
+    rows = yarn_rope_rows(args.quick)
+    lines = header(f"GPT-OSS's YaRN rotary embedding applied by eager ops (Megatron-Core 0.15) on one {name}")
+    lines += ["# measuring/yarn_rope.py: q (4096 x 64 heads x 64) and k (4096 x 8 x 64), each: cos, sin of fp32 freqs",
+              "# times mscale, cast; t * cos + rotate_half(t) * sin; cat with the empty pass-through part; and the",
+              "# backward by autograd. Columns as in h100-sxm-expert-epilogue.yaml."]
+    lines += ["yarn_rope:"] + [expert_epilogue_line(r) for r in rows]
+    write(os.path.join(args.out, args.prefix + "-yarn-rope.yaml"), lines)
+
+
 PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "attention-batch": run_attention_batch, "streams": run_streams, "layers": run_layers, "step": run_step,
          "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference,
-         "expert-epilogue": run_expert_epilogue}
+         "expert-epilogue": run_expert_epilogue, "yarn-rope": run_yarn_rope}
