@@ -15,8 +15,8 @@ experts, hidden 2880, expert width 2880 (fc1 out 5760).
 """
 import torch
 
-from measuring.common import DEV, DT, bench_us, randn
-from measuring.passes import count_kernels, guard, host_us, sync_calls
+from measuring.common import DEV, DT, randn
+from measuring.passes import op_metrics
 
 ROWS, LOCAL_EXPERTS, HIDDEN, WIDTH, CLAMP = 16384, 16, 2880, 2880, 7.0
 
@@ -47,23 +47,15 @@ def op_cases():
     return cases
 
 
-def pass_row(name, pas, run, clear, leaves, quick):
-    return dict(op=name, pas=pas,
-                device_us=guard(f"{name} {pas} device_us", lambda: bench_us(run, grad_to_none=leaves, quick=quick)),
-                kernels=guard(f"{name} {pas} kernels", lambda: count_kernels(run, clear)),
-                host_us=guard(f"{name} {pas} host_us", lambda: host_us(run, clear, 5 if quick else 20)),
-                host_syncs=guard(f"{name} {pas} host_syncs", lambda: sync_calls(run, clear)))
-
-
 def expert_epilogue_rows(quick):
     out = []
     for name, forward, leaves in op_cases():
         def clear(leaves=leaves):
             for leaf in leaves:
                 leaf.grad = None
-        out.append(pass_row(name, "fwd", forward, None, leaves, quick))
+        out.append(op_metrics(name, "fwd", forward, None, leaves, quick))
         y = forward()
         dy = torch.randn_like(y)
-        out.append(pass_row(name, "bwd", lambda: y.backward(dy, retain_graph=True), clear, leaves, quick))
+        out.append(op_metrics(name, "bwd", lambda: y.backward(dy, retain_graph=True), clear, leaves, quick))
         torch.cuda.empty_cache()
     return out

@@ -97,3 +97,13 @@ def pass_metrics(what, run, clear, grads, quick, module):
     finally:
         module.sync = True
     return dict(device_us=dev, kernels=kernels, host_us=host, host_syncs=syncs)
+
+
+def op_metrics(name, pas, run, clear, leaves, quick):
+    """One pass of eager operations (no module to switch): the same four metrics as pass_metrics, as a row
+    {op, pas, device_us, kernels, host_us, host_syncs}; `leaves` get their gradients cleared by do_bench."""
+    return dict(op=name, pas=pas,
+                device_us=guard(f"{name} {pas} device_us", lambda: bench_us(run, grad_to_none=leaves, quick=quick)),
+                kernels=guard(f"{name} {pas} kernels", lambda: count_kernels(run, clear)),
+                host_us=guard(f"{name} {pas} host_us", lambda: host_us(run, clear, 5 if quick else 20)),
+                host_syncs=guard(f"{name} {pas} host_syncs", lambda: sync_calls(run, clear)))

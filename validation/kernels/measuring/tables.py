@@ -233,33 +233,35 @@ def run_interference(args, name):
     write(os.path.join(args.out, args.prefix + "-interference.yaml"), lines)
 
 
-def expert_epilogue_line(r):
+def op_line(r):
     per = r["host_us"] / r["kernels"] if r["host_us"] is not None and r["kernels"] else None
     return (f"  - {{op: {r['op']}, pass: {r['pas']}, device_us: {num(r['device_us'])}, kernels: {num(r['kernels'], 'd')},"
             f" host_us: {num(r['host_us'])}, host_us_per_kernel: {num(per, '.2f')}, host_syncs: {num(r['host_syncs'], 'd')}}}")
 
 
+def write_op_table(args, title, notes, key, rows):
+    """A table of eager-operation passes (measuring/passes.py op_metrics rows) as DIR/PREFIX-KEY.yaml."""
+    lines = header(title) + notes + [key.replace("-", "_") + ":"] + [op_line(r) for r in rows]
+    write(os.path.join(args.out, f"{args.prefix}-{key}.yaml"), lines)
+
+
 def run_expert_epilogue(args, name):
-    rows = expert_epilogue_rows(args.quick)
-    lines = header(f"GPT-OSS's eager expert operations in Megatron-Core 0.15 on one {name}")
-    lines += ["# measuring/expert_epilogue.py: clamp_cat (the clamped GLU's clamps, concatenation and offset tensor",
-              "# before the fused quick-GeGLU) and expert_bias (the fc2 bias times the routing probability added per",
-              "# local expert, concatenated, cast) at mb-gpt-oss-120b's 16384 routed rows, 16 local experts, 2880",
-              "# wide. device_us: do_bench of the pass; kernels: CUDA kernels in it (torch profiler, memcpy not",
-              "# counted); host_us: median wall time of the host issuing it on an idle device; host_syncs: the",
-              "# synchronising calls torch saw in it (set_sync_debug_mode)."]
-    lines += ["expert_epilogue:"] + [expert_epilogue_line(r) for r in rows]
-    write(os.path.join(args.out, args.prefix + "-expert-epilogue.yaml"), lines)
+    write_op_table(args, f"GPT-OSS's eager expert operations in Megatron-Core 0.15 on one {name}",
+                   ["# measuring/expert_epilogue.py: clamp_cat (the clamped GLU's clamps, concatenation and offset tensor",
+                    "# before the fused quick-GeGLU) and expert_bias (the fc2 bias times the routing probability added per",
+                    "# local expert, concatenated, cast) at mb-gpt-oss-120b's 16384 routed rows, 16 local experts, 2880",
+                    "# wide. device_us: do_bench of the pass; kernels: CUDA kernels in it (torch profiler, memcpy not",
+                    "# counted); host_us: median wall time of the host issuing it on an idle device; host_syncs: the",
+                    "# synchronising calls torch saw in it (set_sync_debug_mode)."],
+                   "expert-epilogue", expert_epilogue_rows(args.quick))
 
 
 def run_yarn_rope(args, name):
-    rows = yarn_rope_rows(args.quick)
-    lines = header(f"GPT-OSS's YaRN rotary embedding applied by eager ops (Megatron-Core 0.15) on one {name}")
-    lines += ["# measuring/yarn_rope.py: q (4096 x 64 heads x 64) and k (4096 x 8 x 64), each: cos, sin of fp32 freqs",
-              "# times mscale, cast; t * cos + rotate_half(t) * sin; cat with the empty pass-through part; and the",
-              "# backward by autograd. Columns as in h100-sxm-expert-epilogue.yaml."]
-    lines += ["yarn_rope:"] + [expert_epilogue_line(r) for r in rows]
-    write(os.path.join(args.out, args.prefix + "-yarn-rope.yaml"), lines)
+    write_op_table(args, f"GPT-OSS's YaRN rotary embedding applied by eager ops (Megatron-Core 0.15) on one {name}",
+                   ["# measuring/yarn_rope.py: q (4096 x 64 heads x 64) and k (4096 x 8 x 64), each: cos, sin of fp32 freqs",
+                    "# times mscale, cast; t * cos + rotate_half(t) * sin; cat with the empty pass-through part; and the",
+                    "# backward by autograd. Columns as in h100-sxm-expert-epilogue.yaml."],
+                   "yarn-rope", yarn_rope_rows(args.quick))
 
 
 PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "attention-batch": run_attention_batch, "streams": run_streams, "layers": run_layers, "step": run_step,

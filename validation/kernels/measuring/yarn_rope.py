@@ -13,7 +13,7 @@ import math
 import torch
 
 from measuring.common import DEV, randn
-from measuring.expert_epilogue import pass_row
+from measuring.passes import op_metrics
 
 SEQ, HEADS, KV_HEADS, HEAD_DIM = 4096, 64, 8, 64
 MSCALE = 0.1 * math.log(32) + 1
@@ -41,9 +41,9 @@ def yarn_rope_rows(quick):
         for leaf in leaves:
             leaf.grad = None
 
-    out = [pass_row("yarn_rope_qk", "fwd", lambda: (apply_rope(q, freqs), apply_rope(k, freqs)), None, leaves, quick)]
+    out = [op_metrics("yarn_rope_qk", "fwd", lambda: (apply_rope(q, freqs), apply_rope(k, freqs)), None, leaves, quick)]
     rq, rk = apply_rope(q, freqs), apply_rope(k, freqs)
     dq, dk = torch.randn_like(rq), torch.randn_like(rk)
     backward = lambda: torch.autograd.backward((rq, rk), (dq, dk), retain_graph=True)  # noqa: E731
-    out.append(pass_row("yarn_rope_qk", "bwd", backward, clear, leaves, quick))
+    out.append(op_metrics("yarn_rope_qk", "bwd", backward, clear, leaves, quick))
     return out
