@@ -15,8 +15,11 @@ namespace trainsim {
 LayerParams layer_params_of(const RunSpec& run) {
   const auto& s = run.strategy;
   LayerParams p;
-  for (int l = 0; l < run.model.layers; ++l)
-    p.layer.push_back(static_cast<double>(layer_params_on_device(run.model, l, s.tp, s.ep).total()));
+  for (int l = 0; l < run.model.layers; ++l) {
+    const ParamCount c = layer_params_on_device(run.model, l, s.tp, s.ep);
+    p.layer.push_back(static_cast<double>(c.total()));
+    p.expert.push_back(static_cast<double>(c.expert()));
+  }
   p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
   p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());
   return p;
@@ -72,6 +75,7 @@ namespace {
 struct PassItem {
   double params = 0, seconds = 0;
   size_t chunk = 0;
+  double expert = 0;  // of `params`, the routed experts'
 };
 
 // The last backward's items in the order their gradients complete (chunks in reverse, output first,
@@ -90,7 +94,8 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const double redo = layer_recompute(run, bt, l, first_position[k] + (l - c.first_layer)).seconds;
-      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(attention) + bwd(ffn) + redo, k});
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(attention) + bwd(ffn) + redo, k,
+                       lp.expert[static_cast<size_t>(l)]});
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
@@ -108,7 +113,7 @@ std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, co
       items.push_back({lp.layer[static_cast<size_t>(l)],
                        bt.attention_of(is_window_layer(run.model, l)).forward +
                            (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward,
-                       k});
+                       k, lp.expert[static_cast<size_t>(l)]});
     if (c.has_output) items.push_back({lp.output, bt.output.forward, k});
   }
   return items;
@@ -132,10 +137,21 @@ double chunk_offset(const RunSpec& run, size_t chunk) {
 // Gradient buckets as the graph builder cuts them (sim/graph/grad_sync.cpp): items in ready order,
 // a bucket closing once it reaches grad_bucket_size (and at the last item). Per bucket: its bytes
 // and the share of the stage's backward (one micro-batch, all chunks) that runs after it is ready.
+// With ep > 1 the routed experts fill buckets of their own, reduced over the expert data-parallel
+// group (none when it is one device), issued in the order they fill on the one DP stream.
 struct Buckets {
   std::vector<Bytes> bytes;
   std::vector<double> share;
+  std::vector<Dim> dim;  // the group each bucket is reduced over (kDp, or kEdp for the experts')
 };
+
+// The parameters of `item` per group: (dp group, experts' group), the experts' counted only when
+// they are apart and their group reduces anything.
+std::pair<double, double> split_params(const RunSpec& run, const PassItem& item) {
+  const double expert = run.strategy.ep > 1 ? item.expert : 0;
+  return {item.params - expert, expert_grad_degree(run.strategy) > 1 ? expert : 0};
+}
+
 Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, double element) {
   const double total = pass_seconds(items);
   const double chunk_pass = total / std::max<size_t>(1, run.strategy.virtual_stages);
@@ -143,14 +159,19 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
   for (size_t i = items.size(); i-- > 1;)
     after[i - 1] = items[i - 1].chunk == items[i].chunk ? after[i] + items[i].seconds : 0;
   Buckets out;
-  double bucket = 0;
+  double dense = 0, expert = 0;
   for (size_t i = 0; i < items.size(); ++i) {
-    bucket += items[i].params;
-    if (i + 1 < items.size() && bucket * element < run.strategy.grad_bucket_size) continue;
-    out.bytes.push_back(bucket * element);
+    const auto [d, e] = split_params(run, items[i]);
+    dense += d, expert += e;
+    const bool last = i + 1 == items.size();
     const double left = after[i] + chunk_offset(run, items[i].chunk) * chunk_pass;
-    out.share.push_back(total > 0 ? left / total : 0);
-    bucket = 0;
+    for (auto [bucket, dim] : {std::pair<double*, Dim>{&dense, Dim::kDp}, {&expert, Dim::kEdp}}) {
+      if (*bucket <= 0 || (!last && *bucket * element < run.strategy.grad_bucket_size)) continue;
+      out.bytes.push_back(*bucket * element);
+      out.share.push_back(total > 0 ? left / total : 0);
+      out.dim.push_back(dim);
+      *bucket = 0;
+    }
   }
   return out;
 }
@@ -166,25 +187,36 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
                       double element, double weight_element) {
   const double total = pass_seconds(items);
   const double chunk_pass = total / std::max<size_t>(1, chunks.size());
+  const double bucket_params = run.strategy.grad_bucket_size / weight_element;
   Buckets out;
   size_t at = 0;  // index into items, which follow the same order
   for (size_t k = 0; k < chunks.size(); ++k) {
     const ChunkLayers& c = chunks[k];
-    double params = 0, opened = -1, done = chunk_offset(run, k) * chunk_pass;
-    auto take = [&](bool layer) {
-      if (opened < 0 && layer) opened = done;  // the embedding's forward does not wait for a gather
-      params += items[at].params;
-      done += items[at++].seconds;
-    };
-    if (c.has_embedding) take(false);
+    struct Fill {
+      double params = 0, opened = -1;
+      Dim dim;
+    } fills[2] = {{0, -1, Dim::kDp}, {0, -1, Dim::kEdp}};
+    double done = chunk_offset(run, k) * chunk_pass;
+    if (c.has_embedding) fills[0].params += items[at].params, done += items[at++].seconds;
     const int end = c.first_layer + c.layer_count;
     for (int l = c.first_layer; l < end; ++l) {
-      take(true);
-      if (l + 1 == end && c.has_output) take(false);
-      if (params * weight_element < run.strategy.grad_bucket_size && l + 1 < end) continue;
-      out.bytes.push_back(params * element);
-      out.share.push_back(total > 0 ? opened / total : 0);
-      params = 0, opened = -1;
+      const bool last = l + 1 == end;
+      const auto [dense, expert] = split_params(run, items[at]);
+      fills[0].params += dense;
+      if (fills[0].opened < 0) fills[0].opened = done;
+      if (expert > 0) {
+        fills[1].params += expert;
+        if (fills[1].opened < 0) fills[1].opened = done;
+      }
+      done += items[at++].seconds;
+      if (last && c.has_output) fills[0].params += items[at].params, done += items[at++].seconds;
+      for (Fill& f : fills) {
+        if (f.opened < 0 || (f.params < bucket_params && !last)) continue;
+        out.bytes.push_back(f.params * element);
+        out.share.push_back(total > 0 ? f.opened / total : 0);
+        out.dim.push_back(f.dim);
+        f.params = 0, f.opened = -1;
+      }
     }
   }
   return out;
@@ -204,18 +236,27 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
     const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
     const Buckets b = grad_buckets(run, backward_items(run, bt, chunks, lp), pl.grad_element);
     std::vector<double> seconds;
-    for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, kind, bytes));
+    for (size_t i = 0; i < b.bytes.size(); ++i) seconds.push_back(cc.collective(rank, b.dim[i], kind, b.bytes[i]));
     for (double t : seconds) out.dp_reduce += t;
     out.dp_reduce_points = reduction_points(seconds, b.share);
+    out.dp_reduce_window = b.share.empty() ? 0 : b.share.front();
   }
   if (!sharded) return;
   if (!s.overlap.zero_param_gather) {
-    out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
+    double dense = params, expert = 0;  // the stage's parameters per group, as split_params splits them
+    for (const PassItem& item : forward_items(run, bt, chunks, lp)) {
+      const auto [d, e] = split_params(run, item);
+      dense -= item.params - d, expert += e;
+    }
+    out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, dense * pl.param_element);
+    if (expert > 0)
+      out.param_gather += cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, expert * pl.param_element);
     return;
   }
   const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.weight_element);
   std::vector<double> seconds;
-  for (Bytes bytes : b.bytes) seconds.push_back(cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, bytes));
+  for (size_t i = 0; i < b.bytes.size(); ++i)
+    seconds.push_back(cc.collective(rank, b.dim[i], CollectiveKind::kAllGather, b.bytes[i]));
   for (double t : seconds) out.param_gather += t;
   out.param_gather_points = gather_points(seconds, b.share);
 }

@@ -14,7 +14,8 @@ namespace trainsim {
 
 // Parameters of one layer, of the embedding and of the output layer on one device (counts).
 struct LayerParams {
-  std::vector<double> layer;  // by global layer index
+  std::vector<double> layer;   // by global layer index
+  std::vector<double> expert;  // of which the routed experts' (reduced over expert_grad_dim when ep > 1)
   double embedding = 0, output = 0;
 };
 [[nodiscard]] LayerParams layer_params_of(const RunSpec& run);

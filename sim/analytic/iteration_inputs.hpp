@@ -55,6 +55,9 @@ struct StageInputs {
   // With overlap.dp_grad_reduce: the reduction left after the last backward is
   // max_k(comm_k - share_k x that backward), over the buckets in the order they become ready.
   std::vector<OverlapPoint> dp_reduce_points;
+  // Share of the last backward still to run when the first gradient bucket is ready: the only part
+  // of it the reduction's traffic can share links with (0 when the buckets all close at its end).
+  double dp_reduce_window = 1;
   double param_gather = 0;     // ZeRO-1/2 parameter all-gather of all buckets, once per iteration
   // With overlap.zero_param_gather: the first forward starts max_k(comm_k - share_k x that forward)
   // late, over the buckets in forward order (the first has share 0: the forward waits for it).

@@ -18,6 +18,10 @@ LinkSharing::LinkSharing(const RunSpec& run, const CommCosts& cc, const Payloads
                                  : sharded         ? CollectiveKind::kReduceScatter
                                                    : CollectiveKind::kAllReduce;
   add_collective(cc, rank, Traffic::kDp, Dim::kDp, dp_kind, dp_bytes);
+  // With ep > 1 the routed experts' buckets go over the expert data-parallel group (grad_sync.cpp):
+  // their links, often a NIC the other dimensions leave alone, are DP traffic too.
+  if (run.model.is_moe() && s.zero_stage < 3 && s.ep > 1 && expert_grad_degree(s) > 1)
+    add_collective(cc, rank, Traffic::kDp, Dim::kEdp, dp_kind, dp_bytes);
   if (s.pp > 1) {
     const int stage = cc.mesh().coord(rank)[Dim::kPp];
     const int next = cc.mesh().rank_at_stage(rank, stage + 1 < s.pp ? stage + 1 : stage - 1);

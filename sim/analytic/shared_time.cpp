@@ -37,10 +37,12 @@ KindTimes kind_times(const RunSpec& run, const StageInputs& st) {
 void add(std::array<double, 2>& to, const Slowdown& s, double seconds) { to[static_cast<size_t>(s.tier_class)] += s.factor * seconds; }
 
 // Once per iteration: the exposed collectives of a pass of length `pass` (a share pass / t of the
-// stage's time per micro-batch) beside DP traffic of `dp` seconds; and how much slower that DP
+// stage's time per micro-batch) beside DP traffic of `dp` seconds, which can run in the last `window`
+// of that pass only (the reduction: after its first bucket is ready); and how much slower that DP
 // traffic runs in the pass, where each other kind is active (exposed + hidden) / t of the time.
-void add_pass(const LinkSharing& links, const KindTimes& k, double t, double pass, double dp, SharedTime& once,
-              std::array<double, 2>& dp_slowdown) {
+void add_pass(const LinkSharing& links, const KindTimes& k, double t, double pass, double window, double dp,
+              SharedTime& once, std::array<double, 2>& dp_slowdown) {
+  pass *= window;
   if (dp <= 0 || pass <= 0 || t <= 0) return;
   const double share = pass / t, active = std::min(1.0, dp / pass);
   for (Traffic c : {Traffic::kTp, Traffic::kCp, Traffic::kEp})
@@ -67,9 +69,10 @@ void add_shared_time(const RunSpec& run, const LinkSharing& links, StageInputs& 
     }
   }
   const double backward = compute > 0 ? t * (st.backward_input + st.weight_grad + st.recompute) / compute : 0;
-  if (s.overlap.dp_grad_reduce) add_pass(links, k, t, backward, st.dp_reduce, st.shared_once, st.reduce_slowdown);
+  if (s.overlap.dp_grad_reduce)
+    add_pass(links, k, t, backward, st.dp_reduce_window, st.dp_reduce, st.shared_once, st.reduce_slowdown);
   if (s.overlap.zero_param_gather)
-    add_pass(links, k, t, t - backward, st.param_gather, st.shared_once, st.gather_slowdown);
+    add_pass(links, k, t, t - backward, 1, st.param_gather, st.shared_once, st.gather_slowdown);
 }
 
 }  // namespace trainsim

@@ -102,7 +102,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   }
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(device.total());
-  const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
+  const double shard = zero_shard_fraction(device, s);
   for (const Kernel& k : iteration_step(device, shard, shard_of(run), run.fp8.param_gather))
     out.optimizer += kernel_time(k, run.platform.accelerator);
   return out;

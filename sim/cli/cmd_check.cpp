@@ -16,8 +16,9 @@ void describe_mesh(const RunSpec& run) {
   const Mesh mesh(run.strategy);
   const int node = run.platform.tiers.front().domain_size > 0 ? run.platform.tiers.front().domain_size : run.devices;
   std::cout << "mesh       order " << run.strategy.mesh_order << "; rank 0's groups:";
-  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp}) {
-    if (mesh.degree(d) <= 1) continue;
+  for (Dim d : {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kEdp, Dim::kPp}) {
+    // edp: the routed experts' data-parallel group, shown when it differs from dp (ep > 1)
+    if (mesh.degree(d) <= 1 || (d == Dim::kEdp && run.strategy.ep <= 1)) continue;
     const auto g = mesh.group(0, d);
     std::cout << " " << to_string(d) << " {" << g.front();
     if (g.size() > 1) std::cout << "," << g[1];

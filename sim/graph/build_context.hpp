@@ -28,13 +28,19 @@ struct BuildContext {
   // Tasks the next compute kernel must wait for (collective results, received activations).
   std::vector<TaskId> pending;
   // Tasks of the last backward pass per chunk that complete each layer's weight gradients,
-  // in the order they finish: (task, parameter count of that layer).
-  std::vector<std::vector<std::pair<TaskId, double>>> grad_ready;
+  // in the order they finish.
+  struct GradReady {
+    TaskId task;
+    double params;  // parameter count of that layer (or embedding, output) on this device
+    double expert;  // of which routed experts' (reduced over expert_grad_dim, sim/strategy/mesh.hpp)
+  };
+  std::vector<std::vector<GradReady>> grad_ready;
   int microbatches = 1;
   int64_t prefetched = -1;  // ZeRO-3: parameter gather already issued for the next layer
   // ZeRO-1/2 with overlap: the start-of-iteration parameter gather (bucket) each layer's first
   // forward waits for, by global layer index; -1 when none is pending.
   std::vector<int64_t> layer_param_gather;
+  std::vector<int64_t> layer_expert_gather;  // the same for the routed experts' gather (ep > 1)
   // Host time (sim/graph/host_time.hpp): where the current host segment began (its pass, or the
   // last host synchronisation inside it) and the launches beyond one per task issued since.
   size_t host_segment_start = 0;

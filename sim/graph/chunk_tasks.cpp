@@ -48,8 +48,10 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
                        TaskRole::kForward);
   const int end = c.first_layer + c.layer_count;
   for (int layer = c.first_layer; layer < end; ++layer) {
-    int64_t& bucket = ctx.layer_param_gather[static_cast<size_t>(layer)];
-    if (bucket >= 0) ctx.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
+    for (auto* gathers : {&ctx.layer_param_gather, &ctx.layer_expert_gather}) {
+      int64_t& bucket = (*gathers)[static_cast<size_t>(layer)];
+      if (bucket >= 0) ctx.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
+    }
     gather_params(ctx, layer, layer + 1 < end ? layer + 1 : -1, mb, TaskRole::kForward, layer == c.first_layer);
     layer_forward(ctx, layer, mb, TaskRole::kForward);
   }
@@ -68,7 +70,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
     const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
-    if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.output_params);
+    if (final_pass && weight_grads) ready.push_back({t, ctx.kernels.output_params, 0});
   }
   for (int layer = c.first_layer + c.layer_count - 1; layer >= c.first_layer; --layer) {
     if (input_grads) {
@@ -81,12 +83,13 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
       add_comm_after_compute(ctx, collective_task(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter,
                                                   Dim::kDp, layer_params(ctx, layer) * ctx.grad_element,
                                                   TaskRole::kBackward, mb, layer));
-    if (final_pass && weight_grads) ready.emplace_back(t, layer_params(ctx, layer));
+    if (final_pass && weight_grads)
+      ready.push_back({t, layer_params(ctx, layer), layer_expert_params(ctx, layer)});
   }
   if (c.has_embedding) {
     const TaskId t = emit_block_backward(ctx, ctx.kernels.embedding, backward_rules(ctx, ctx.kernels.embedding), mb,
                                          -1, part);
-    if (final_pass && weight_grads) ready.emplace_back(t, ctx.kernels.embedding_params);
+    if (final_pass && weight_grads) ready.push_back({t, ctx.kernels.embedding_params, 0});
   }
   const bool sends = input_grads && !c.has_embedding;
   end_pass(ctx, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);

@@ -7,6 +7,12 @@
 //  - ZeRO 1/2 parameter all-gather: with overlap.zero_param_gather it overlaps the next
 //    iteration's forward — in a one-iteration replay it is issued at the start and each chunk's
 //    first forward waits for it (the steady state); without, it follows the optimizer, exposed.
+//  - With expert parallelism (ep > 1) the routed experts' gradients and weights fill buckets of
+//    their own, reduced and gathered over the expert data-parallel group (cp*dp/ep ranks, Dim::kEdp;
+//    nothing when that is one rank), as Megatron-Core's DistributedDataParallel keeps its expert
+//    buffers apart (megatron/core/distributed/distributed_data_parallel.py: expert_parallel_buffers,
+//    reduced over the expert data-parallel group); both kinds share the DP stream in the order
+//    their buckets fill. ZeRO 3 still gathers and reduces each layer, experts included, over dp.
 #pragma once
 #include "sim/graph/build_context.hpp"
 

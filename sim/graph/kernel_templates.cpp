@@ -144,7 +144,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);
   const auto& s = run.strategy;
-  const double shard = s.zero_stage >= 1 ? 1.0 / s.dp : 1.0;
+  const double shard = zero_shard_fraction(stage_params, s);
   // The optimizer step is one task: its kernels run back to back.
   Task opt;
   opt.role = TaskRole::kOptimizer;
@@ -159,6 +159,10 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   k.optimizer = opt;
   k.dense_layer_params = params_of_layer(run, first_layer_of_kind(m, false));
   k.moe_layer_params = params_of_layer(run, first_layer_of_kind(m, true));
+  if (m.is_moe()) {
+    const int moe = first_layer_of_kind(m, true);
+    k.moe_layer_expert_params = static_cast<double>(device_params(m, {moe}, false, false, s.tp, s.ep).expert());
+  }
   const ParamCount first = device_params(m, {}, true, false, s.tp, s.ep);
   const ParamCount last = device_params(m, {}, false, true, s.tp, s.ep);
   k.embedding_params = static_cast<double>(first.embedding);

@@ -47,6 +47,7 @@ struct KernelTemplates {
   Task optimizer;              // optimizer step over this device's parameter shard
   Bytes dense_layer_params = 0;  // parameters of one dense layer on this device (count)
   Bytes moe_layer_params = 0;    // parameters of one MoE layer on this device (count)
+  Bytes moe_layer_expert_params = 0;  // of which its routed experts' (count)
   Bytes embedding_params = 0;
   Bytes output_params = 0;
 };

@@ -16,6 +16,10 @@ double layer_params(const BuildContext& ctx, int layer) {
   return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_layer_params : ctx.kernels.dense_layer_params;
 }
 
+double layer_expert_params(const BuildContext& ctx, int layer) {
+  return is_moe_layer(ctx.run.model, layer) ? ctx.kernels.moe_layer_expert_params : 0;
+}
+
 void layer_forward(BuildContext& ctx, int layer, int mb, TaskRole role) {
   const BlockTemplate& attention = attention_block(ctx, layer);
   emit_block_forward(ctx, attention, forward_rules(ctx, attention), mb, layer, role);

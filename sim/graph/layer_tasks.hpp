@@ -10,6 +10,8 @@ namespace trainsim {
 [[nodiscard]] const BlockTemplate& ffn_block(const BuildContext& ctx, int layer);
 // Parameters of the layer on this device (count).
 [[nodiscard]] double layer_params(const BuildContext& ctx, int layer);
+// Of those, the routed experts' (0 for a dense layer).
+[[nodiscard]] double layer_expert_params(const BuildContext& ctx, int layer);
 
 void layer_forward(BuildContext& ctx, int layer, int microbatch, TaskRole role);
 // Selective recompute re-runs a block's picked forward kernels (`redo`: a KernelTemplates *_redo

@@ -68,8 +68,10 @@ TaskId merge_moe_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers&
 // Returns the backward layer's last weight-gradient task (when there is one).
 TaskId merge_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers& l) {
   if (l.forward >= 0) {
-    int64_t& bucket = ctx.layer_param_gather[static_cast<size_t>(l.forward)];
-    if (bucket >= 0) f.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
+    for (auto* gathers : {&ctx.layer_param_gather, &ctx.layer_expert_gather}) {
+      int64_t& bucket = (*gathers)[static_cast<size_t>(l.forward)];
+      if (bucket >= 0) f.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
+    }
   }
   const ModelSpec& m = ctx.run.model;
   if (l.forward >= 0 && l.backward >= 0 && is_moe_layer(m, l.forward) && is_moe_layer(m, l.backward))
@@ -108,7 +110,7 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     in_lane(ctx, b, [&] {
       const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), bmb, -1,
                                            BackwardPart::kAll);
-      if (final_pass) ready.emplace_back(t, ctx.kernels.output_params);
+      if (final_pass) ready.push_back({t, ctx.kernels.output_params, 0});
     });
   for (int k = 0; k < std::max(fc.layer_count, bc.layer_count); ++k) {
     MergedLayers l;
@@ -117,7 +119,8 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     l.forward_mb = fmb;
     l.backward_mb = bmb;
     const TaskId t = merge_layers(ctx, f, b, l);
-    if (final_pass && l.backward >= 0) ready.emplace_back(t, layer_params(ctx, l.backward));
+    if (final_pass && l.backward >= 0)
+      ready.push_back({t, layer_params(ctx, l.backward), layer_expert_params(ctx, l.backward)});
   }
   if (fc.has_output)
     in_lane(ctx, f, [&] {
@@ -127,7 +130,7 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     in_lane(ctx, b, [&] {
       const TaskId t = emit_block_backward(ctx, ctx.kernels.embedding, backward_rules(ctx, ctx.kernels.embedding), bmb,
                                            -1, BackwardPart::kAll);
-      if (final_pass) ready.emplace_back(t, ctx.kernels.embedding_params);
+      if (final_pass) ready.push_back({t, ctx.kernels.embedding_params, 0});
     });
   ctx.pending = f.pending;
   ctx.pending.insert(ctx.pending.end(), b.pending.begin(), b.pending.end());

@@ -20,6 +20,14 @@ std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_
   return {norm, adam};
 }
 
+double zero_shard_fraction(const ParamCount& device, const StrategySpec& s) {
+  if (s.zero_stage < 1) return 1.0;
+  const double total = static_cast<double>(device.total());
+  if (s.ep <= 1 || total <= 0) return 1.0 / s.dp;
+  const double expert = static_cast<double>(device.expert());
+  return ((total - expert) / s.dp + expert / (s.cp * s.dp / s.ep)) / total;
+}
+
 std::vector<Kernel> iteration_step(const ParamCount& device, double zero_sharded_fraction, const Shard& sh,
                                    bool fp8_param_gather) {
   std::vector<Kernel> out = optimizer_step(static_cast<double>(device.total()), zero_sharded_fraction);

@@ -7,7 +7,9 @@
 namespace trainsim {
 namespace {
 
-constexpr std::array<Dim, kDims> kAllDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp};
+constexpr std::array<Dim, kDims> kAllDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp, Dim::kEdp};
+// The dimensions a mesh_order may name (edp never: it follows from cp, dp and ep).
+constexpr std::array<Dim, 5> kOrderDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp};
 const char* const kValidOrder = "a dash-separated permutation of tp, cp, dp, pp (ep may appear, and is "
                                 "ignored), fastest-varying first, e.g. tp-cp-ep-dp-pp";
 
@@ -18,7 +20,7 @@ int idx(Dim d) { return static_cast<int>(d); }
 }
 
 bool dim_named(const std::string& name, Dim* out) {
-  for (Dim d : kAllDims) {
+  for (Dim d : kOrderDims) {
     if (name == to_string(d)) {
       *out = d;
       return true;
@@ -36,6 +38,7 @@ const char* to_string(Dim d) {
     case Dim::kEp: return "ep";
     case Dim::kDp: return "dp";
     case Dim::kPp: return "pp";
+    case Dim::kEdp: return "edp";
   }
   return "?";
 }
@@ -67,6 +70,7 @@ Mesh::Mesh(const StrategySpec& s) : order_(parse_mesh_order(s.mesh_order)) {
   degree_[idx(Dim::kEp)] = s.ep;
   degree_[idx(Dim::kDp)] = s.dp;
   degree_[idx(Dim::kPp)] = s.pp;
+  degree_[idx(Dim::kEdp)] = s.ep >= 1 && (s.cp * s.dp) % s.ep == 0 ? s.cp * s.dp / s.ep : 1;
   for (Dim d : kAllDims) {
     if (degree_[idx(d)] < 1) {
       throw StrategyError(std::string("strategy.") + to_string(d) + ": degree must be at least 1 (got " +
@@ -92,6 +96,7 @@ Coord Mesh::coord(int rank) const {
   // Expert-data-parallel carving: combined (cp, dp) index, cp fastest; ep consecutive values form a group.
   const int combined = c[Dim::kCp] + degree(Dim::kCp) * c[Dim::kDp];
   c.at[idx(Dim::kEp)] = combined % degree(Dim::kEp);
+  c.at[idx(Dim::kEdp)] = combined / degree(Dim::kEp);
   return c;
 }
 
@@ -108,19 +113,23 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
   Coord c = coord(rank);
   std::vector<int> members;
   members.reserve(degree(d));
-  if (d != Dim::kEp) {
+  if (d != Dim::kEp && d != Dim::kEdp) {
     for (int i = 0; i < degree(d); ++i) {
       c.at[idx(d)] = i;
       members.push_back(this->rank(c));
     }
     return members;
   }
+  // Combined (cp, dp) indices, cp fastest: an EP group is ep consecutive ones, an edp group those
+  // congruent modulo ep (one per EP group, in EP-group order).
   const int cp = degree(Dim::kCp);
   const int ep = degree(Dim::kEp);
-  const int first = (c[Dim::kCp] + cp * c[Dim::kDp]) / ep * ep;  // first combined index of the EP group
-  for (int j = 0; j < ep; ++j) {
-    c.at[idx(Dim::kCp)] = (first + j) % cp;
-    c.at[idx(Dim::kDp)] = (first + j) / cp;
+  const int combined = c[Dim::kCp] + cp * c[Dim::kDp];
+  const int first = d == Dim::kEp ? combined / ep * ep : combined % ep;
+  const int step = d == Dim::kEp ? 1 : ep;
+  for (int j = 0; j < degree(d); ++j) {
+    c.at[idx(Dim::kCp)] = (first + j * step) % cp;
+    c.at[idx(Dim::kDp)] = (first + j * step) / cp;
     members.push_back(this->rank(c));
   }
   return members;

@@ -7,7 +7,10 @@
 // Rank layout: only tp, cp, dp and pp place ranks (their product is the device count). For a
 // rank with combined index i = cp_idx + cp * dp_idx, its EP group is the ep consecutive values
 // of i that share i / ep, and its EP coordinate is i % ep (Megatron-Core's expert mesh, where
-// the expert data-parallel degree is cp*dp/ep).
+// the expert data-parallel degree is cp*dp/ep). The expert-data-parallel (edp) group of a rank is
+// the cp*dp/ep ranks that hold the same experts: same (pp, tp), the same EP coordinate, one from
+// each EP group (Megatron-Core's expert data-parallel group, over which the routed experts'
+// gradients are reduced and their ZeRO shards gathered).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -18,12 +21,13 @@
 
 namespace trainsim {
 
-enum class Dim : uint8_t { kTp = 0, kCp = 1, kEp = 2, kDp = 3, kPp = 4 };
-constexpr int kDims = 5;
+// kEdp places no ranks (like kEp it is carved out of cp x dp); it never appears in a mesh_order.
+enum class Dim : uint8_t { kTp = 0, kCp = 1, kEp = 2, kDp = 3, kPp = 4, kEdp = 5 };
+constexpr int kDims = 6;
 [[nodiscard]] const char* to_string(Dim d);
 
 struct Coord {
-  std::array<int, kDims> at{};  // index along each Dim (ep is the index inside the EP group)
+  std::array<int, kDims> at{};  // index along each Dim (ep: inside the EP group; edp: inside the edp group)
   int operator[](Dim d) const { return at[static_cast<int>(d)]; }
 };
 
@@ -33,7 +37,7 @@ class Mesh {
   int size() const { return size_; }
   int degree(Dim d) const;
   Coord coord(int rank) const;
-  // The rank at coordinates c; c[kEp] is ignored (it follows from c[kCp] and c[kDp]).
+  // The rank at coordinates c; c[kEp] and c[kEdp] are ignored (they follow from c[kCp] and c[kDp]).
   int rank(const Coord& c) const;
   // Ranks of the group of `rank` along `d`, in group order (index i has coordinate i).
   std::vector<int> group(int rank, Dim d) const;
@@ -48,6 +52,13 @@ class Mesh {
   std::vector<Dim> order_;           // layout dims, fastest-varying first
   int size_ = 1;                     // tp * cp * dp * pp
 };
+
+// The group over which the routed experts' gradients are reduced and their ZeRO shards gathered
+// (Megatron-Core's DistributedDataParallel keeps them in their own buffers, reduced over the expert
+// data-parallel group): kEdp with expert parallelism (ep > 1), else kDp like every other parameter.
+[[nodiscard]] inline Dim expert_grad_dim(const StrategySpec& s) { return s.ep > 1 ? Dim::kEdp : Dim::kDp; }
+// Its size: cp*dp/ep with ep > 1 (1: nothing to reduce), else dp.
+[[nodiscard]] inline int expert_grad_degree(const StrategySpec& s) { return s.ep > 1 ? s.cp * s.dp / s.ep : s.dp; }
 
 // Parses a mesh_order string ("tp-cp-ep-dp-pp"): a dash-separated permutation naming tp, cp, dp
 // and pp once each; ep may appear once and is ignored. Returns the layout dims, fastest first.

@@ -152,3 +152,60 @@ TEST_CASE("EP dispatches and combines tokens with 2 all-to-alls forward and 2 ba
   CHECK(a2a.count == 4 * kLayersPerStage * kM);
   CHECK(a2a.bytes / a2a.count == Approx(2.0 * 128 * 2 * 256 * 2));
 }
+
+namespace {
+
+// DP-stream collectives of one kind whose group is `dim`.
+Volume dp_tasks_on(const StageGraph& g, CollectiveKind kind, Dim dim) {
+  Volume v;
+  for (size_t t = 0; t < g.size(); ++t) {
+    const Task& task = g.task(static_cast<TaskId>(t));
+    if (task.stream != Stream::kDp || task.kind != TaskKind::kCollective || task.collective != kind) continue;
+    if (task.group != dim) continue;
+    v.count++;
+    v.bytes += task.bytes;
+  }
+  return v;
+}
+
+RunSpec expert_run(int dp, int ep) {
+  ModelSpec moe = gpt_model(6, 256, 4, 1024);
+  moe.moe.experts = 8;
+  moe.moe.top_k = 2;
+  moe.moe.expert_ffn_hidden = 512;
+  RunSpec run = gpt_run(moe, 1, 3, dp, 128, 24, 2);
+  run.strategy.ep = ep;
+  run.strategy.zero_stage = 1;
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("with ep > 1 the routed experts' gradients go over the expert data-parallel group", "[graph]") {
+  // dp 4, ep 2: each EP rank holds 8/2 = 4 experts of 2 matrices 256 x 512 per MoE layer, shared with
+  // the one other rank of its expert data-parallel group (cp*dp/ep = 2). Stage 1's 2 layers hold
+  // 2 * 4 * 2 * 256 * 512 = 2,097,152 expert parameters: their fp32 gradients (4 bytes) are
+  // reduce-scattered and their bf16 weights (2 bytes) gathered over that group, everything else over dp.
+  const double experts = 2.0 * 4 * 2 * 256 * 512;
+  const RunSpec run = expert_run(4, 2);
+  const double all = static_cast<double>(stage_params(run, 1).total());
+  const StageGraph g = build_stage_graph(run, 1);
+  CHECK(dp_tasks_on(g, CollectiveKind::kReduceScatter, Dim::kEdp).bytes == Approx(4.0 * experts));
+  CHECK(dp_tasks_on(g, CollectiveKind::kReduceScatter, Dim::kDp).bytes == Approx(4.0 * (all - experts)));
+  CHECK(dp_tasks_on(g, CollectiveKind::kAllGather, Dim::kEdp).bytes == Approx(2.0 * experts));
+  CHECK(dp_tasks_on(g, CollectiveKind::kAllGather, Dim::kDp).bytes == Approx(2.0 * (all - experts)));
+  // ep = dp: no two ranks hold the same experts, so nothing of theirs is reduced or gathered.
+  const RunSpec own = expert_run(4, 4);
+  const double own_all = static_cast<double>(stage_params(own, 1).total());
+  const double own_experts = 2.0 * 2 * 2 * 256 * 512;  // 8/4 = 2 experts per rank
+  const StageGraph h = build_stage_graph(own, 1);
+  CHECK(dp_tasks_on(h, CollectiveKind::kReduceScatter, Dim::kEdp).count == 0);
+  CHECK(dp_tasks_on(h, CollectiveKind::kAllGather, Dim::kEdp).count == 0);
+  CHECK(dp_tasks_on(h, CollectiveKind::kReduceScatter, Dim::kDp).bytes == Approx(4.0 * (own_all - own_experts)));
+  // ep 1: the experts are replicated like every other parameter and reduced over dp with them.
+  const RunSpec plain = expert_run(4, 1);
+  const StageGraph p = build_stage_graph(plain, 1);
+  CHECK(dp_tasks_on(p, CollectiveKind::kReduceScatter, Dim::kEdp).count == 0);
+  CHECK(dp_tasks_on(p, CollectiveKind::kReduceScatter, Dim::kDp).bytes ==
+        Approx(4.0 * static_cast<double>(stage_params(plain, 1).total())));
+}

@@ -96,3 +96,22 @@ TEST_CASE("Adam moves 30 bytes per updated parameter and ZeRO shards what each d
   CHECK(k[1].bytes == 7.5e6);
   CHECK(k[0].bytes == 4 * 250000.0);  // gradient-norm pass reads the fp32 gradient
 }
+
+TEST_CASE("the distributed optimizer shards routed experts over their expert data-parallel group", "[model]") {
+  // 600 parameters sharded over dp 4 and 400 routed experts' over cp*dp/ep = 1*4/2 = 2:
+  // 150 + 200 = 350 of the 1,000 in the shard. ep 1: all over dp (250); no ZeRO: all 1,000.
+  ParamCount device;
+  device.attention = 600;
+  device.moe_experts = 400;
+  StrategySpec s;
+  s.dp = 4;
+  s.ep = 2;
+  s.zero_stage = 1;
+  CHECK(zero_shard_fraction(device, s) == Approx(0.35));
+  s.ep = 4;  // each rank alone with its experts: 150 + 400
+  CHECK(zero_shard_fraction(device, s) == Approx(0.55));
+  s.ep = 1;
+  CHECK(zero_shard_fraction(device, s) == Approx(0.25));
+  s.zero_stage = 0;
+  CHECK(zero_shard_fraction(device, s) == Approx(1.0));
+}

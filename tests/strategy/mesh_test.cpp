@@ -89,6 +89,32 @@ TEST_CASE("EP groups are ep consecutive expert-data-parallel indices with the sa
   CHECK(mesh.group(6, Dim::kDp) == std::vector<int>{2, 6, 10, 14});
 }
 
+// The same mesh: the expert-data-parallel group holds the ranks with the same experts, one per EP
+// group: combined indices congruent modulo ep 4. i = 2 (rank 4) pairs with i = 6 (cp 0, dp 3: rank 12);
+// i = 3 (rank 6) with i = 7 (cp 1, dp 3: rank 14). cp*dp/ep = 2 members, in EP-group order.
+TEST_CASE("expert-data-parallel groups take one rank per EP group, the one holding the same experts", "[mesh]") {
+  const Mesh mesh(degrees(2, 2, 4, 4, 1));
+  CHECK(mesh.degree(Dim::kEdp) == 2);
+  CHECK(mesh.group(4, Dim::kEdp) == std::vector<int>{4, 12});
+  CHECK(mesh.group(14, Dim::kEdp) == std::vector<int>{6, 14});
+  CHECK(mesh.group(15, Dim::kEdp) == std::vector<int>{7, 15});  // tp 1 stays tp 1
+  CHECK(mesh.coord(12)[Dim::kEdp] == 1);                         // i = 6: the second EP group
+  CHECK(mesh.coord(12)[Dim::kEp] == mesh.coord(4)[Dim::kEp]);    // the same experts
+  // ep 1: every rank holds every expert, so the group is the whole cp x dp set.
+  CHECK(Mesh(degrees(2, 2, 1, 4, 1)).group(6, Dim::kEdp).size() == 8);
+  // ep = cp*dp: each EP group is the whole set, and no two ranks share experts.
+  const Mesh whole(degrees(2, 2, 8, 4, 1));
+  CHECK(whole.group(6, Dim::kEdp) == std::vector<int>{6});
+  // The Qwen3 recipe's mesh (tp 1, dp 32, ep 8 over nodes of 8): ranks 0, 8, 16, 24, one per node.
+  CHECK(Mesh(degrees(1, 1, 8, 32, 1)).group(0, Dim::kEdp) == std::vector<int>{0, 8, 16, 24});
+  CHECK(expert_grad_degree(degrees(1, 1, 8, 32, 1)) == 4);
+  CHECK(expert_grad_dim(degrees(1, 1, 1, 32, 1)) == Dim::kDp);
+}
+
+TEST_CASE("a mesh_order may not name the expert-data-parallel dimension", "[mesh]") {
+  CHECK_THROWS_AS(parse_mesh_order("tp-cp-edp-dp-pp"), StrategyError);
+}
+
 // Order dp-tp-pp-cp with dp 2, tp 2, pp 2, cp 2: rank = dp + 2*tp + 4*pp + 8*cp.
 TEST_CASE("a different mesh_order changes which ranks are neighbours", "[mesh]") {
   const Mesh mesh(degrees(2, 2, 1, 2, 2, "dp-tp-pp-cp"));
