@@ -66,7 +66,7 @@ std::string symbolic_collectives(const RunSpec& run) {
       {"tp_gather", Dim::kTp, CollectiveKind::kAllGather, "S_tpg", st.sequence_parallel ? pl.tp_gather : 0},
       {"cp_kv_gather", Dim::kCp, CollectiveKind::kAllGather, "S_cp", pl.cp_kv},
       {"ep_all_to_all", Dim::kEp, CollectiveKind::kAllToAll, "S_ep", pl.ep},
-      {"dp_bucket", Dim::kDp, sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, "S_bucket",
+      {"dp_bucket", Dim::kDpCp, sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, "S_bucket",
        st.zero_stage < 3 ? st.grad_bucket_size : 0},
   };
   for (const Call& c : calls) call_line(o, cc, c);

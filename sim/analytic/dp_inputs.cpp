@@ -32,7 +32,7 @@ LayerParams layer_params_of(const RunSpec& run) {
 void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out) {
   const auto& s = run.strategy;
-  if (s.zero_stage != 3 || s.dp <= 1) return;
+  if (s.zero_stage != 3 || s.dp * s.cp <= 1) return;
   int layers = 0;
   for (const ChunkLayers& c : chunks) layers += c.layer_count;
   const double waits = layers > 0 ? (out.tp_exposed + out.cp_exposed + out.ep_exposed) / (2.0 * layers) : 0;
@@ -50,8 +50,8 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const double redo = layer_recompute(run, bt, l, position).seconds;
       Zero3Layer layer;
-      layer.gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, params * pl.param_element);
-      layer.reduce = cc.collective(rank, Dim::kDp, CollectiveKind::kReduceScatter, params * pl.grad_element);
+      layer.gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, params * pl.param_element);
+      layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, params * pl.grad_element);
       layer.forward = attention.forward + ffn.forward + waits;
       layer.backward = bwd(attention) + bwd(ffn) + redo + waits;
       if (split) layer.weight = attention.weight_grad + ffn.weight_grad;
@@ -165,7 +165,7 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
     dense += d, expert += e;
     const bool last = i + 1 == items.size();
     const double left = after[i] + chunk_offset(run, items[i].chunk) * chunk_pass;
-    for (auto [bucket, dim] : {std::pair<double*, Dim>{&dense, Dim::kDp}, {&expert, Dim::kEdp}}) {
+    for (auto [bucket, dim] : {std::pair<double*, Dim>{&dense, Dim::kDpCp}, {&expert, Dim::kEdp}}) {
       if (*bucket <= 0 || (!last && *bucket * element < run.strategy.grad_bucket_size)) continue;
       out.bytes.push_back(*bucket * element);
       out.share.push_back(total > 0 ? left / total : 0);
@@ -195,7 +195,7 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
     struct Fill {
       double params = 0, opened = -1;
       Dim dim;
-    } fills[2] = {{0, -1, Dim::kDp}, {0, -1, Dim::kEdp}};
+    } fills[2] = {{0, -1, Dim::kDpCp}, {0, -1, Dim::kEdp}};
     double done = chunk_offset(run, k) * chunk_pass;
     if (c.has_embedding) fills[0].params += items[at].params, done += items[at++].seconds;
     const int end = c.first_layer + c.layer_count;
@@ -230,7 +230,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
                  const BlockTimes& bt, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
                  StageInputs& out) {
   const auto& s = run.strategy;
-  if (s.dp <= 1) return;
+  if (s.dp * s.cp <= 1) return;
   const bool sharded = s.zero_stage == 1 || s.zero_stage == 2;
   if (s.zero_stage < 3) {
     const CollectiveKind kind = sharded ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
@@ -248,7 +248,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
       const auto [d, e] = split_params(run, item);
       dense -= item.params - d, expert += e;
     }
-    out.param_gather = cc.collective(rank, Dim::kDp, CollectiveKind::kAllGather, dense * pl.param_element);
+    out.param_gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, dense * pl.param_element);
     if (expert > 0)
       out.param_gather += cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, expert * pl.param_element);
     return;

@@ -17,7 +17,7 @@ LinkSharing::LinkSharing(const RunSpec& run, const CommCosts& cc, const Payloads
   const CollectiveKind dp_kind = s.zero_stage == 3 ? CollectiveKind::kAllGather
                                  : sharded         ? CollectiveKind::kReduceScatter
                                                    : CollectiveKind::kAllReduce;
-  add_collective(cc, rank, Traffic::kDp, Dim::kDp, dp_kind, dp_bytes);
+  add_collective(cc, rank, Traffic::kDp, Dim::kDpCp, dp_kind, dp_bytes);
   // With ep > 1 the routed experts' buckets go over the expert data-parallel group (grad_sync.cpp):
   // their links, often a NIC the other dimensions leave alone, are DP traffic too.
   if (run.model.is_moe() && s.zero_stage < 3 && s.ep > 1 && expert_grad_degree(s) > 1)

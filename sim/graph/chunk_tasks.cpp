@@ -8,10 +8,12 @@
 namespace trainsim {
 namespace {
 
-bool zero3(const BuildContext& ctx) { return ctx.run.strategy.zero_stage == 3 && ctx.run.strategy.dp > 1; }
+bool zero3(const BuildContext& ctx) {
+  return ctx.run.strategy.zero_stage == 3 && ctx.run.strategy.dp * ctx.run.strategy.cp > 1;
+}
 
 Task zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {
-  return collective_task(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, Dim::kDp,
+  return collective_task(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, Dim::kDpCp,
                          layer_params(ctx, layer) * ctx.param_element, role, mb, layer);
 }
 
@@ -81,7 +83,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
     const TaskId t = layer_backward(ctx, layer, mb, part);
     if (weight_grads && zero3(ctx))
       add_comm_after_compute(ctx, collective_task(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter,
-                                                  Dim::kDp, layer_params(ctx, layer) * ctx.grad_element,
+                                                  Dim::kDpCp, layer_params(ctx, layer) * ctx.grad_element,
                                                   TaskRole::kBackward, mb, layer));
     if (final_pass && weight_grads)
       ready.push_back({t, layer_params(ctx, layer), layer_expert_params(ctx, layer)});

@@ -66,7 +66,7 @@ void emit_grad_buckets(BuildContext& ctx) {
     dense += ready[i].params - e;
     if (reduced) expert += e;
     const bool last = i + 1 == ready.size();
-    issue(dense, Dim::kDp, ready[i].task, last);
+    issue(dense, Dim::kDpCp, ready[i].task, last);
     issue(expert, Dim::kEdp, ready[i].task, last);
   }
 }
@@ -77,8 +77,9 @@ void emit_param_prefetch(BuildContext& ctx) {
   const size_t layers = static_cast<size_t>(ctx.run.model.layers);
   ctx.layer_param_gather.assign(layers, -1);
   ctx.layer_expert_gather.assign(layers, -1);
-  if (ctx.run.strategy.dp <= 1 || !sharded_optimizer(ctx) || !ctx.run.strategy.overlap.zero_param_gather) return;
-  const double bucket_params = ctx.run.strategy.grad_bucket_size / ctx.weight_element;
+  const auto& s = ctx.run.strategy;
+  if (s.dp * s.cp <= 1 || !sharded_optimizer(ctx) || !s.overlap.zero_param_gather) return;
+  const double bucket_params = s.grad_bucket_size / ctx.weight_element;
   const bool apart = experts_apart(ctx);
   for (const ChunkLayers& chunk : ctx.chunks) {
     BucketFill fill;
@@ -91,7 +92,7 @@ void emit_param_prefetch(BuildContext& ctx) {
       fill.dense_layers.push_back(layer);
       if (expert > 0 && experts_reduced(ctx)) fill.expert += expert, fill.expert_layers.push_back(layer);
       if (fill.dense >= bucket_params || (last && !fill.dense_layers.empty())) {
-        const TaskId gather = ctx.graph.add(param_gather(ctx, fill.dense, Dim::kDp));
+        const TaskId gather = ctx.graph.add(param_gather(ctx, fill.dense, Dim::kDpCp));
         for (int l : fill.dense_layers) ctx.layer_param_gather[static_cast<size_t>(l)] = gather;
         fill.dense_layers.clear(), fill.dense = 0;
       }
@@ -106,14 +107,14 @@ void emit_param_prefetch(BuildContext& ctx) {
 
 void emit_grad_sync_and_optimizer(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
-  const bool reduce = s.dp > 1 && s.zero_stage < 3;
+  const bool reduce = s.dp * s.cp > 1 && s.zero_stage < 3;
   if (reduce) emit_grad_buckets(ctx);
   const int64_t last_dp = ctx.graph.last_on(Stream::kDp);
   if (last_dp >= 0) ctx.pending.push_back(static_cast<TaskId>(last_dp));
   add_compute(ctx, ctx.kernels.optimizer);
   if (reduce && sharded_optimizer(ctx) && !s.overlap.zero_param_gather) {
     const auto [dense, expert] = all_params(ctx, experts_apart(ctx));
-    ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, dense, Dim::kDp)));
+    ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, dense, Dim::kDpCp)));
     if (expert > 0 && experts_reduced(ctx))
       ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, expert, Dim::kEdp)));
     Task end;

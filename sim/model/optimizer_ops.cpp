@@ -23,9 +23,10 @@ std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_
 double zero_shard_fraction(const ParamCount& device, const StrategySpec& s) {
   if (s.zero_stage < 1) return 1.0;
   const double total = static_cast<double>(device.total());
-  if (s.ep <= 1 || total <= 0) return 1.0 / s.dp;
+  const double replicas = s.dp * s.cp;  // the data-parallel group with context parallelism
+  if (s.ep <= 1 || total <= 0) return 1.0 / replicas;
   const double expert = static_cast<double>(device.expert());
-  return ((total - expert) / s.dp + expert / (s.cp * s.dp / s.ep)) / total;
+  return ((total - expert) / replicas + expert / (replicas / s.ep)) / total;
 }
 
 std::vector<Kernel> iteration_step(const ParamCount& device, double zero_sharded_fraction, const Shard& sh,

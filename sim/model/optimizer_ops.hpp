@@ -28,9 +28,9 @@ inline constexpr double kGradNormBytesPerParam = 4;
 [[nodiscard]] std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction);
 
 // The fraction of a device's parameters `device` in its optimizer shard: 1 without ZeRO; with ZeRO >= 1,
-// 1/dp of those reduced over the data-parallel group and, with expert parallelism (ep > 1), 1/(cp·dp/ep)
-// of the routed experts', which Megatron-Core's distributed optimizer shards over the expert
-// data-parallel group (sim/strategy/mesh.hpp, expert_grad_dim).
+// 1/(cp·dp) of those reduced over the data-parallel group with context parallelism and, with expert
+// parallelism (ep > 1), 1/(cp·dp/ep) of the routed experts', which Megatron-Core's distributed
+// optimizer shards over the expert data-parallel group (sim/strategy/mesh.hpp, expert_grad_dim).
 [[nodiscard]] double zero_shard_fraction(const ParamCount& device, const StrategySpec& s);
 
 // Everything a device runs once per iteration after its last backward: optimizer_step over its

@@ -7,7 +7,7 @@
 namespace trainsim {
 namespace {
 
-constexpr std::array<Dim, kDims> kAllDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp, Dim::kEdp};
+constexpr std::array<Dim, kDims> kAllDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp, Dim::kEdp, Dim::kDpCp};
 // The dimensions a mesh_order may name (edp never: it follows from cp, dp and ep).
 constexpr std::array<Dim, 5> kOrderDims = {Dim::kTp, Dim::kCp, Dim::kEp, Dim::kDp, Dim::kPp};
 const char* const kValidOrder = "a dash-separated permutation of tp, cp, dp, pp (ep may appear, and is "
@@ -39,6 +39,7 @@ const char* to_string(Dim d) {
     case Dim::kDp: return "dp";
     case Dim::kPp: return "pp";
     case Dim::kEdp: return "edp";
+    case Dim::kDpCp: return "dp_cp";
   }
   return "?";
 }
@@ -71,6 +72,7 @@ Mesh::Mesh(const StrategySpec& s) : order_(parse_mesh_order(s.mesh_order)) {
   degree_[idx(Dim::kDp)] = s.dp;
   degree_[idx(Dim::kPp)] = s.pp;
   degree_[idx(Dim::kEdp)] = s.ep >= 1 && (s.cp * s.dp) % s.ep == 0 ? s.cp * s.dp / s.ep : 1;
+  degree_[idx(Dim::kDpCp)] = s.cp * s.dp;
   for (Dim d : kAllDims) {
     if (degree_[idx(d)] < 1) {
       throw StrategyError(std::string("strategy.") + to_string(d) + ": degree must be at least 1 (got " +
@@ -97,6 +99,7 @@ Coord Mesh::coord(int rank) const {
   const int combined = c[Dim::kCp] + degree(Dim::kCp) * c[Dim::kDp];
   c.at[idx(Dim::kEp)] = combined % degree(Dim::kEp);
   c.at[idx(Dim::kEdp)] = combined / degree(Dim::kEp);
+  c.at[idx(Dim::kDpCp)] = combined;
   return c;
 }
 
@@ -113,7 +116,7 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
   Coord c = coord(rank);
   std::vector<int> members;
   members.reserve(degree(d));
-  if (d != Dim::kEp && d != Dim::kEdp) {
+  if (d != Dim::kEp && d != Dim::kEdp && d != Dim::kDpCp) {
     for (int i = 0; i < degree(d); ++i) {
       c.at[idx(d)] = i;
       members.push_back(this->rank(c));
@@ -121,9 +124,9 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
     return members;
   }
   // Combined (cp, dp) indices, cp fastest: an EP group is ep consecutive ones, an edp group those
-  // congruent modulo ep (one per EP group, in EP-group order).
+  // congruent modulo ep (one per EP group, in EP-group order), the dp_cp group all of them.
   const int cp = degree(Dim::kCp);
-  const int ep = degree(Dim::kEp);
+  const int ep = d == Dim::kDpCp ? 1 : degree(Dim::kEp);
   const int combined = c[Dim::kCp] + cp * c[Dim::kDp];
   const int first = d == Dim::kEp ? combined / ep * ep : combined % ep;
   const int step = d == Dim::kEp ? 1 : ep;

@@ -21,9 +21,12 @@
 
 namespace trainsim {
 
-// kEdp places no ranks (like kEp it is carved out of cp x dp); it never appears in a mesh_order.
-enum class Dim : uint8_t { kTp = 0, kCp = 1, kEp = 2, kDp = 3, kPp = 4, kEdp = 5 };
-constexpr int kDims = 6;
+// kEdp and kDpCp place no ranks (like kEp they are carved out of cp x dp) and never appear in a
+// mesh_order. kDpCp is the whole cp x dp set of a (tp, pp) position: the ranks that hold the same
+// parameters (Megatron-Core's data-parallel group with context parallelism, over which gradients
+// are reduced and the distributed optimizer shards).
+enum class Dim : uint8_t { kTp = 0, kCp = 1, kEp = 2, kDp = 3, kPp = 4, kEdp = 5, kDpCp = 6 };
+constexpr int kDims = 7;
 [[nodiscard]] const char* to_string(Dim d);
 
 struct Coord {
@@ -55,10 +58,12 @@ class Mesh {
 
 // The group over which the routed experts' gradients are reduced and their ZeRO shards gathered
 // (Megatron-Core's DistributedDataParallel keeps them in their own buffers, reduced over the expert
-// data-parallel group): kEdp with expert parallelism (ep > 1), else kDp like every other parameter.
-[[nodiscard]] inline Dim expert_grad_dim(const StrategySpec& s) { return s.ep > 1 ? Dim::kEdp : Dim::kDp; }
-// Its size: cp*dp/ep with ep > 1 (1: nothing to reduce), else dp.
-[[nodiscard]] inline int expert_grad_degree(const StrategySpec& s) { return s.ep > 1 ? s.cp * s.dp / s.ep : s.dp; }
+// data-parallel group): kEdp with expert parallelism (ep > 1), else kDpCp like every other parameter.
+[[nodiscard]] inline Dim expert_grad_dim(const StrategySpec& s) { return s.ep > 1 ? Dim::kEdp : Dim::kDpCp; }
+// Its size: cp*dp/ep with ep > 1 (1: nothing to reduce), else cp*dp.
+[[nodiscard]] inline int expert_grad_degree(const StrategySpec& s) {
+  return s.ep > 1 ? s.cp * s.dp / s.ep : s.cp * s.dp;
+}
 
 // Parses a mesh_order string ("tp-cp-ep-dp-pp"): a dash-separated permutation naming tp, cp, dp
 // and pp once each; ep may appear once and is ignored. Returns the layout dims, fastest first.

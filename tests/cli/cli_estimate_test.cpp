@@ -38,7 +38,10 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       // Uneven stages (1 and 3 of the 4 layers): the bubble is the lighter stage's fill and drain.
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.first_stage_layers=1 "
       "--set strategy.last_stage_layers=3",
-      "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=1 --set strategy.cp=2",
+      // CP alone: its 2 ranks hold the same weights, so their gradients are reduced over them too
+      // (Megatron-Core's data-parallel group with CP), exposed here with overlap off.
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=1 --set strategy.cp=2 "
+      "--set strategy.overlap.dp_grad_reduce=false --set strategy.overlap.zero_param_gather=false",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=2 --set strategy.zero_stage=0 "
       "--set strategy.overlap.dp_grad_reduce=false --set strategy.overlap.zero_param_gather=false",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=2 --set strategy.zero_stage=1 "

@@ -185,15 +185,16 @@ TEST_CASE("with ep > 1 the routed experts' gradients go over the expert data-par
   // dp 4, ep 2: each EP rank holds 8/2 = 4 experts of 2 matrices 256 x 512 per MoE layer, shared with
   // the one other rank of its expert data-parallel group (cp*dp/ep = 2). Stage 1's 2 layers hold
   // 2 * 4 * 2 * 256 * 512 = 2,097,152 expert parameters: their fp32 gradients (4 bytes) are
-  // reduce-scattered and their bf16 weights (2 bytes) gathered over that group, everything else over dp.
+  // reduce-scattered and their bf16 weights (2 bytes) gathered over that group, everything else over
+  // dp x cp (here dp: cp 1).
   const double experts = 2.0 * 4 * 2 * 256 * 512;
   const RunSpec run = expert_run(4, 2);
   const double all = static_cast<double>(stage_params(run, 1).total());
   const StageGraph g = build_stage_graph(run, 1);
   CHECK(dp_tasks_on(g, CollectiveKind::kReduceScatter, Dim::kEdp).bytes == Approx(4.0 * experts));
-  CHECK(dp_tasks_on(g, CollectiveKind::kReduceScatter, Dim::kDp).bytes == Approx(4.0 * (all - experts)));
+  CHECK(dp_tasks_on(g, CollectiveKind::kReduceScatter, Dim::kDpCp).bytes == Approx(4.0 * (all - experts)));
   CHECK(dp_tasks_on(g, CollectiveKind::kAllGather, Dim::kEdp).bytes == Approx(2.0 * experts));
-  CHECK(dp_tasks_on(g, CollectiveKind::kAllGather, Dim::kDp).bytes == Approx(2.0 * (all - experts)));
+  CHECK(dp_tasks_on(g, CollectiveKind::kAllGather, Dim::kDpCp).bytes == Approx(2.0 * (all - experts)));
   // ep = dp: no two ranks hold the same experts, so nothing of theirs is reduced or gathered.
   const RunSpec own = expert_run(4, 4);
   const double own_all = static_cast<double>(stage_params(own, 1).total());
@@ -201,11 +202,26 @@ TEST_CASE("with ep > 1 the routed experts' gradients go over the expert data-par
   const StageGraph h = build_stage_graph(own, 1);
   CHECK(dp_tasks_on(h, CollectiveKind::kReduceScatter, Dim::kEdp).count == 0);
   CHECK(dp_tasks_on(h, CollectiveKind::kAllGather, Dim::kEdp).count == 0);
-  CHECK(dp_tasks_on(h, CollectiveKind::kReduceScatter, Dim::kDp).bytes == Approx(4.0 * (own_all - own_experts)));
+  CHECK(dp_tasks_on(h, CollectiveKind::kReduceScatter, Dim::kDpCp).bytes == Approx(4.0 * (own_all - own_experts)));
   // ep 1: the experts are replicated like every other parameter and reduced over dp with them.
   const RunSpec plain = expert_run(4, 1);
   const StageGraph p = build_stage_graph(plain, 1);
   CHECK(dp_tasks_on(p, CollectiveKind::kReduceScatter, Dim::kEdp).count == 0);
-  CHECK(dp_tasks_on(p, CollectiveKind::kReduceScatter, Dim::kDp).bytes ==
+  CHECK(dp_tasks_on(p, CollectiveKind::kReduceScatter, Dim::kDpCp).bytes ==
         Approx(4.0 * static_cast<double>(stage_params(plain, 1).total())));
+}
+
+TEST_CASE("context-parallel ranks hold the same weights, so gradients are reduced over dp x cp", "[graph]") {
+  // tp 1, pp 3, dp 1, cp 2: no data parallelism, yet the 2 CP ranks of each stage computed gradients
+  // of the same parameters from different halves of the sequence: Megatron-Core reduces them over
+  // the data-parallel group with CP (2 ranks), fp32 (4 bytes per parameter), all-reduce at ZeRO 0.
+  RunSpec run = gpt_run(kModel, 1, 3, 1, 128, 24, 2);
+  run.strategy.cp = 2;
+  run.devices = 6;
+  const StageGraph g = build_stage_graph(run, 1);
+  const Volume dp = dp_tasks_on(g, CollectiveKind::kAllReduce, Dim::kDpCp);
+  CHECK(dp.bytes == Approx(4.0 * static_cast<double>(stage_params(run, 1).total())));
+  run.strategy.cp = 1;
+  run.devices = 3;
+  CHECK(dp_tasks_on(build_stage_graph(run, 1), CollectiveKind::kAllReduce, Dim::kDpCp).count == 0);
 }

@@ -108,7 +108,10 @@ TEST_CASE("expert-data-parallel groups take one rank per EP group, the one holdi
   // The Qwen3 recipe's mesh (tp 1, dp 32, ep 8 over nodes of 8): ranks 0, 8, 16, 24, one per node.
   CHECK(Mesh(degrees(1, 1, 8, 32, 1)).group(0, Dim::kEdp) == std::vector<int>{0, 8, 16, 24});
   CHECK(expert_grad_degree(degrees(1, 1, 8, 32, 1)) == 4);
-  CHECK(expert_grad_dim(degrees(1, 1, 1, 32, 1)) == Dim::kDp);
+  CHECK(expert_grad_dim(degrees(1, 1, 1, 32, 1)) == Dim::kDpCp);
+  // The data-parallel group with CP: every combined (cp, dp) index of the (tp, pp) position, cp fastest.
+  CHECK(mesh.group(5, Dim::kDpCp) == std::vector<int>{1, 3, 5, 7, 9, 11, 13, 15});
+  CHECK(mesh.coord(6)[Dim::kDpCp] == 3);  // cp 1, dp 1
 }
 
 TEST_CASE("a mesh_order may not name the expert-data-parallel dimension", "[mesh]") {
