@@ -142,10 +142,10 @@ double chunk_offset(const RunSpec& run, size_t chunk) {
 struct Buckets {
   std::vector<Bytes> bytes;
   std::vector<double> share;
-  std::vector<Dim> dim;  // the group each bucket is reduced over (kDp, or kEdp for the experts')
+  std::vector<Dim> dim;  // the group each bucket is reduced over (kDpCp, or kEdp for the experts')
 };
 
-// The parameters of `item` per group: (dp group, experts' group), the experts' counted only when
+// The parameters of `item` per group: (dp x cp group, experts' group), the experts' counted only when
 // they are apart and their group reduces anything.
 std::pair<double, double> split_params(const RunSpec& run, const PassItem& item) {
   const double expert = run.strategy.ep > 1 ? item.expert : 0;

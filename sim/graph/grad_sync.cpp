@@ -11,7 +11,7 @@ bool sharded_optimizer(const BuildContext& ctx) {
   return ctx.run.strategy.zero_stage == 1 || ctx.run.strategy.zero_stage == 2;
 }
 
-// Parameters whose gradients were made ready, split as they are reduced: (dp group, experts' group).
+// Parameters whose gradients were made ready, split as they are reduced: (dp x cp group, experts' group).
 std::pair<double, double> all_params(const BuildContext& ctx, bool apart) {
   double dense = 0, expert = 0;
   for (const auto& chunk : ctx.grad_ready)
@@ -34,13 +34,13 @@ Task param_gather(BuildContext& ctx, double params, Dim dim) {
 bool experts_apart(const BuildContext& ctx) { return ctx.run.strategy.ep > 1; }
 bool experts_reduced(const BuildContext& ctx) { return expert_grad_degree(ctx.run.strategy) > 1; }
 
-// Two bucket fills, one per parameter group (the dp group, and the experts' group when apart).
+// Two bucket fills, one per parameter group (the dp x cp group, and the experts' group when apart).
 struct BucketFill {
   double dense = 0, expert = 0;
   std::vector<int> dense_layers, expert_layers;  // layers waiting for the bucket being filled
 };
 
-// Reduces the gradients in buckets as they become ready: the dp group's and, with ep > 1, the
+// Reduces the gradients in buckets as they become ready: the dp x cp group's and, with ep > 1, the
 // routed experts' apart (Megatron-Core's separate expert buffers, over the expert data-parallel
 // group; nothing to reduce when that group is one device). Both fill in ready order and share the
 // DP stream, each bucket issued when it fills.

@@ -30,7 +30,7 @@ constexpr int kDims = 7;
 [[nodiscard]] const char* to_string(Dim d);
 
 struct Coord {
-  std::array<int, kDims> at{};  // index along each Dim (ep: inside the EP group; edp: inside the edp group)
+  std::array<int, kDims> at{};  // index along each Dim (ep, edp, dp_cp: inside that group)
   int operator[](Dim d) const { return at[static_cast<int>(d)]; }
 };
 
@@ -40,7 +40,7 @@ class Mesh {
   int size() const { return size_; }
   int degree(Dim d) const;
   Coord coord(int rank) const;
-  // The rank at coordinates c; c[kEp] and c[kEdp] are ignored (they follow from c[kCp] and c[kDp]).
+  // The rank at coordinates c; c[kEp], c[kEdp] and c[kDpCp] are ignored (they follow from c[kCp] and c[kDp]).
   int rank(const Coord& c) const;
   // Ranks of the group of `rank` along `d`, in group order (index i has coordinate i).
   std::vector<int> group(int rank, Dim d) const;
