@@ -182,6 +182,17 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   return in;
 }
 
+SharedTime shared_once(const IterationInputs& in, const StageInputs& s) {
+  SharedTime t = s.shared_once;
+  if (!in.overlap_dp) return t;
+  for (size_t i = 0; i < 2; ++i) {
+    t.tp[i] += s.shared_once_reduce.tp[i];
+    t.cp[i] += s.shared_once_reduce.cp[i];
+    t.ep[i] += s.shared_once_reduce.ep[i];
+  }
+  return t;
+}
+
 double fullest_stage_memory(const IterationInputs& in) {
   double most = 0;
   for (int s = 0; s < in.shape.stages; ++s) most = std::max(most, stage_peak_memory(in, s));

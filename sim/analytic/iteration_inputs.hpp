@@ -63,11 +63,15 @@ struct StageInputs {
   // late, over the buckets in forward order (the first has share 0: the forward waits for it).
   std::vector<OverlapPoint> param_gather_points;
   SharedTime shared_steady;    // per micro-batch (dp: ZeRO-3 waits), beside asynchronous traffic
-  SharedTime shared_once;      // once per iteration (dp unused): the last backward's collectives beside
-                               // the DP reduction, the first forward's beside prefetched gathers
+  SharedTime shared_once;      // once per iteration (dp unused): the first forward's collectives beside
+                               // prefetched gathers
+  // Once per iteration (dp unused): the last backward's collectives beside the DP reduction, counted
+  // only when the reduction overlaps that backward (overlap_dp), so the inputs do not depend on it.
+  SharedTime shared_once_reduce;
   // How much slower the DP reduction runs inside the last backward (and prefetched gathers inside
   // the first forward) beside the other dimensions' traffic, as a fraction of their time; [0] node
-  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in.
+  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in;
+  // reduce_slowdown is filled whether or not the reduction overlaps (it is read only when it does).
   std::array<double, 2> reduce_slowdown{}, gather_slowdown{};
   // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
   // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
@@ -96,5 +100,7 @@ struct IterationInputs {
 [[nodiscard]] double stage_peak_memory(const IterationInputs& in, int stage);
 // The largest stage_peak_memory over the stages: what one device must hold, bytes.
 [[nodiscard]] double fullest_stage_memory(const IterationInputs& in);
+// A stage's once-per-iteration shared time: shared_once, plus shared_once_reduce when in.overlap_dp.
+[[nodiscard]] SharedTime shared_once(const IterationInputs& in, const StageInputs& s);
 
 }  // namespace trainsim

@@ -127,9 +127,10 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   exposed = std::max(0.0, exposed);
   e.dp += exposed;
   e.slow_end = k * (reduce - exposed);
-  e.tp = th.tp_scale * shared(s.shared_once.tp, th);
-  e.cp = th.cp_scale * shared(s.shared_once.cp, th);
-  e.ep = th.ep_scale * shared(s.shared_once.ep, th);
+  const SharedTime once = shared_once(in, s);
+  e.tp = th.tp_scale * shared(once.tp, th);
+  e.cp = th.cp_scale * shared(once.cp, th);
+  e.ep = th.ep_scale * shared(once.ep, th);
   return e;
 }
 

@@ -28,8 +28,9 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << ", " << with_shared(st.zero3_exposed, st.shared_steady.dp)
     << "  # exposed comm per micro-batch, s (+ time lost to other dimensions on node/network links)\n";
   o << "Z3w" << k << " = " << symbol_text(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
-  o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, st.shared_once.tp) << ", "
-    << with_shared(0, st.shared_once.cp) << ", " << with_shared(0, st.shared_once.ep)
+  const SharedTime once = shared_once(in, st);
+  o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, once.tp) << ", "
+    << with_shared(0, once.cp) << ", " << with_shared(0, once.ep)
     << "  # once: beside DP traffic in the first forward and last backward\n";
   o << "rhoDP" << k << ", rhoAG" << k << " = " << with_shared(0, st.reduce_slowdown) << ", " << with_shared(0, st.gather_slowdown)
     << "  # DP reduction / prefetched gathers slowed by the others' traffic in their pass\n";

@@ -69,8 +69,7 @@ void add_shared_time(const RunSpec& run, const LinkSharing& links, StageInputs& 
     }
   }
   const double backward = compute > 0 ? t * (st.backward_input + st.weight_grad + st.recompute) / compute : 0;
-  if (s.overlap.dp_grad_reduce)
-    add_pass(links, k, t, backward, st.dp_reduce_window, st.dp_reduce, st.shared_once, st.reduce_slowdown);
+  add_pass(links, k, t, backward, st.dp_reduce_window, st.dp_reduce, st.shared_once_reduce, st.reduce_slowdown);
   if (s.overlap.zero_param_gather)
     add_pass(links, k, t, t - backward, 1, st.param_gather, st.shared_once, st.gather_slowdown);
 }
