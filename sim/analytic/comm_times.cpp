@@ -39,7 +39,7 @@ const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
     p.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
     p.tier = tier_between(group.front(), group.back());
   }
-  const auto named = run_.collectives.find(to_string(d));
+  const auto named = run_.collectives.find(collective_name(d));
   if (named != run_.collectives.end()) p.named = &named->second;
   return placements_.emplace(key, p).first->second;
 }

@@ -23,7 +23,7 @@ GroupCollective group_collective(const RunSpec& run, int node_size, const Task& 
   out.shape = GroupShape{static_cast<int>(group.size()), group_node_size(node_size, group)};
   // The tier joining the group's ends is the one its transfers use (groups are contiguous in it).
   out.tier = tier_between(run.platform, run.devices, group.front(), group.back());
-  auto it = run.collectives.find(to_string(task.group));
+  auto it = run.collectives.find(collective_name(task.group));
   if (it != run.collectives.end()) {
     out.algorithm = &find_collective(it->second);
     return out;

@@ -28,6 +28,11 @@ namespace trainsim {
 enum class Dim : uint8_t { kTp = 0, kCp = 1, kEp = 2, kDp = 3, kPp = 4, kEdp = 5, kDpCp = 6 };
 constexpr int kDims = 7;
 [[nodiscard]] const char* to_string(Dim d);
+// The run key `collectives.<name>` that picks the algorithm of a group's collectives: its own name,
+// and "dp" for the data-parallel reductions over dp x cp and over the expert data-parallel group.
+[[nodiscard]] inline const char* collective_name(Dim d) {
+  return d == Dim::kDpCp || d == Dim::kEdp ? "dp" : to_string(d);
+}
 
 struct Coord {
   std::array<int, kDims> at{};  // index along each Dim (ep, edp, dp_cp: inside that group)

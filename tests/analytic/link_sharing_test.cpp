@@ -85,3 +85,17 @@ TEST_CASE("exposed EP is stretched by the share of time ZeRO-3 traffic holds its
   CHECK(s.shared_steady.ep[1] == 0);
   CHECK(s.shared_steady.tp[0] + s.shared_steady.tp[1] == 0);
 }
+
+TEST_CASE("the run's collectives.dp picks the algorithm of the dp x cp and the expert data-parallel reductions",
+          "[analytic][links]") {
+  // Mixtral on 64 H100, dp 16 over 2 nodes, ep 8: the dp x cp group has 16 ranks, the experts' 2.
+  const RunSpec chosen = load_run(kRoot / "workloads/mixtral-8x7b-h100.yaml", {"model.layers=4"});
+  const CommCosts free(chosen);
+  const std::string picked = free.setup(0, Dim::kDpCp, CollectiveKind::kReduceScatter, 64e6).algorithm;
+  const std::string other = picked == "ring" ? "hierarchical" : "ring";
+  const RunSpec run =
+      load_run(kRoot / "workloads/mixtral-8x7b-h100.yaml", {"model.layers=4", "collectives.dp=" + other});
+  const CommCosts cc(run);
+  CHECK(std::string(cc.setup(0, Dim::kDpCp, CollectiveKind::kReduceScatter, 64e6).algorithm) == other);
+  CHECK(std::string(cc.setup(0, Dim::kEdp, CollectiveKind::kReduceScatter, 64e6).algorithm) == other);
+}
