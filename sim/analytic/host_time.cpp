@@ -4,6 +4,13 @@
 
 namespace trainsim {
 
+HostCosts host_costs_on(const HostCosts& framework, const PlatformSpec& platform) {
+  HostCosts h = framework;
+  const double k = platform.host_slowdown;
+  h.launch *= k, h.library_launch *= k, h.pass *= k, h.pipeline_instruction *= k;
+  return h;
+}
+
 Seconds launch_seconds(const HostCosts& host, const Launches& n) {
   if (host.cuda_graphs) return host.launch;
   return n.calls * host.launch + n.library * host.library_launch_cost();

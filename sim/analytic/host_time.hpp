@@ -7,6 +7,7 @@
 // all of it exposed with blocking launches, max(0, host − device) with asynchronous ones.
 #pragma once
 #include "sim/config/framework_spec.hpp"
+#include "sim/config/platform_spec.hpp"
 
 namespace trainsim {
 
@@ -24,6 +25,9 @@ struct Launches {
   [[nodiscard]] Launches operator+(const Launches& o) const { return {calls + o.calls, library + o.library}; }
   [[nodiscard]] Launches operator-(const Launches& o) const { return {calls - o.calls, library - o.library}; }
 };
+
+// The framework's host costs on `platform`'s host: each multiplied by PlatformSpec::host_slowdown.
+[[nodiscard]] HostCosts host_costs_on(const HostCosts& framework, const PlatformSpec& platform);
 
 // Host seconds to issue `n`: calls · launch + library · library_launch_cost (one launch with CUDA graphs).
 [[nodiscard]] Seconds launch_seconds(const HostCosts& host, const Launches& n);

@@ -59,7 +59,7 @@ void add(StageCompute& s, const BlockPassTimes& b) {
 // The host time the framework leaves exposed in a chunk's two passes, added to the stage's
 // forward and input-gradient times (a pipeline receive and send count one launch each).
 void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, ChunkPass p) {
-  const HostCosts& h = run.framework.host;
+  const HostCosts h = host_costs_on(run.framework.host, run.platform);
   if (!h.any()) return;
   p.forward_launches.calls += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
   p.backward_launches.calls += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
@@ -90,7 +90,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       add(out, attention), pass.add(attention);
       add(out, ffn);
       if (moe && (run.moe_dispatch_syncs() || ffn.activation_sync))
-        pass.add_synced(ffn, run.framework.host, run.moe_dispatch_syncs());
+        pass.add_synced(ffn, host_costs_on(run.framework.host, run.platform), run.moe_dispatch_syncs());
       else
         pass.add(ffn);
       const LayerRecompute redo = layer_recompute(run, t, l, position);

@@ -171,6 +171,9 @@ std::vector<KeyEntry<PlatformSpec>> platform_entries() {
                     "the networks, innermost first; each tier joins whole domains of the one inside it"),
       int_key<P>("max_devices", &P::max_devices, Need::kOptional, 0, kMaxDevices,
                  "the largest device count the platform models (0 = unbounded)"),
+      number_key<P>("host_slowdown", &P::host_slowdown, Need::kOptional, host_slowdown_range(),
+                    "how many times longer the host CPU takes than a DGX H100's x86 host (Xeon Platinum 8480C) to "
+                    "issue the same framework work; multiplies the framework's host costs (1 = as fast)"),
       custom_key<P>("uncalibrated", Need::kOptional,
                     "a list of dotted key paths (`accelerator.gemm_efficiency`, `tiers.1.efficiency`), each naming a "
                     "value the file gives, each once",

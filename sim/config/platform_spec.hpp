@@ -104,6 +104,10 @@ struct PlatformSpec {
   AcceleratorSpec accelerator;
   std::vector<TierSpec> tiers;        // innermost first
   int max_devices = 0;                // largest device count this platform models (0 = unbounded)
+  // How many times longer this platform's host CPU takes than a DGX H100's x86 host (Xeon Platinum
+  // 8480C) to issue the same framework work: the frameworks' host costs (framework_spec.hpp) are
+  // per that host, and are multiplied by this (1 = as fast).
+  double host_slowdown = 1;
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
   std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
                                                     // of their maps: accelerator, then each tier)

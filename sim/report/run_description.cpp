@@ -17,7 +17,7 @@ std::string fmt(const char* f, double v) { return format_with(f, v); }
 
 }  // namespace
 
-void describe_framework(std::ostream& out, const FrameworkSpec& f) {
+void describe_framework(std::ostream& out, const FrameworkSpec& f, double host_slowdown) {
   if (f.name == "none") return;
   const HostCosts& h = f.host;
   out << "framework  " << f.name << ": host " << fmt("%g", h.launch * 1e6) << " us per launch"
@@ -25,7 +25,9 @@ void describe_framework(std::ostream& out, const FrameworkSpec& f) {
       << fmt("%g", h.pass * 1e3) << " ms per pass, " << fmt("%g", h.pipeline_instruction * 1e3)
       << " ms per pipeline instruction, launches "
       << (h.launch_blocking ? "blocking (no stream overlaps another; overlap switches off)" : "asynchronous")
-      << (h.cuda_graphs ? ", CUDA graphs" : "") << "; stages split " << to_string(f.partition) << "; memory "
+      << (h.cuda_graphs ? ", CUDA graphs" : "")
+      << (host_slowdown != 1 ? "; host costs x" + fmt("%g", host_slowdown) + " on this platform's host" : "")
+      << "; stages split " << to_string(f.partition) << "; memory "
       << human_bytes(f.memory.context + f.memory.workspace) << " context + workspace, allocator reserve "
       << fmt("%g", 100 * f.memory.allocator_reserve) << "%"
       << (f.memory.fp32_grad_partition ? ", fp32 gradient shard" : "")
@@ -104,7 +106,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
     out << ", dropout " << fmt("%g", run.dropout.attention) << " (attention) / " << fmt("%g", run.dropout.hidden)
         << " (hidden)";
   out << "\n";
-  describe_framework(out, run.framework);
+  describe_framework(out, run.framework, run.platform.host_slowdown);
   out << "FLOPs      " << fmt("%.4g", model_flops(m, run.global_batch, run.seq_len)) << " model FLOP per iteration ("
       << fmt("%.4g", narayanan_flops(run)) << " counting recompute, Narayanan et al. eq. 3)\n";
 }

@@ -18,7 +18,8 @@ void describe_defaults(std::ostream& out, const PlatformSpec& p);
 // the file gives, and what one NIC carries.
 void describe_shared_nics(std::ostream& out, const PlatformSpec& p);
 // One "framework  ..." line: host costs, launch mode, stage split, memory terms (none: nothing).
-void describe_framework(std::ostream& out, const FrameworkSpec& f);
+// `host_slowdown`: the platform's (PlatformSpec::host_slowdown), printed when it is not 1.
+void describe_framework(std::ostream& out, const FrameworkSpec& f, double host_slowdown = 1);
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages);
 // "64.0 GiB"-style text with one decimal.
 [[nodiscard]] std::string human_bytes(Bytes b);

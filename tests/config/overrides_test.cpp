@@ -58,7 +58,8 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   // A segment in the middle of the path is named the same way.
   const ConfigError mid = config_error([] { (void)load_run(tiny_run(), {"platform.accelerater.name=x"}); });
   CHECK(mid.key_path() == "accelerater");
-  CHECK_THAT(mid.what(), Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices, uncalibrated"));
+  CHECK_THAT(mid.what(),
+             Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices, host_slowdown, uncalibrated"));
   // tiny-cluster has two tiers: indices 0 and 1.
   const ConfigError index = config_error([] { (void)load_run(tiny_run(), {"platform.tiers.2.latency=1us"}); });
   CHECK(index.key_path() == "tiers.2");

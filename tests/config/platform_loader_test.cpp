@@ -196,3 +196,14 @@ TEST_CASE("topology names round-trip through to_string and parse_topology", "[co
   CHECK(out == Topology::kClos);  // untouched on failure
   CHECK(std::string(to_string(Topology::kRailOptimized)) == "rail_optimized");
 }
+
+TEST_CASE("host_slowdown defaults to 1 and must lie between 0.05 and 100", "[config]") {
+  CHECK(load_platform(write_yaml("hs-default.yaml", platform_yaml()).string()).host_slowdown == 1);
+  const auto grace = write_yaml("hs-grace.yaml", platform_yaml() + "host_slowdown: 2.75\n");
+  CHECK(load_platform(grace.string()).host_slowdown == 2.75);
+  const auto zero = write_yaml("hs-zero.yaml", platform_yaml() + "host_slowdown: 0\n");
+  const ConfigError e = config_error([&] { (void)load_platform(zero.string()); });
+  CHECK(e.key_path() == "host_slowdown");
+  CHECK(e.line() == 9);
+  CHECK_THAT(e.what(), Catch::EndsWith("out of range (got '0'); valid: a number in [0.05, 100]"));
+}

@@ -97,3 +97,24 @@ TEST_CASE("asynchronous launches cost nothing until the host is slower than the 
   const double host_bound = p.launches * slow.launch;
   CHECK(iteration(one_device(slow)) == Approx(base - p.device + host_bound).epsilon(1e-9));
 }
+
+TEST_CASE("a platform's host_slowdown multiplies every framework host cost", "[graph][framework]") {
+  HostCosts h;
+  h.launch = 1e-5, h.library_launch = 2e-6, h.pass = 1e-3, h.pipeline_instruction = 1e-4;
+  PlatformSpec grace;
+  grace.host_slowdown = 2.75;  // a Grace host against the DGX H100 reference
+  const HostCosts on = host_costs_on(h, grace);
+  CHECK(on.launch == Approx(2.75e-5));
+  CHECK(on.library_launch == Approx(5.5e-6));
+  CHECK(on.pass == Approx(2.75e-3));
+  CHECK(on.pipeline_instruction == Approx(2.75e-4));
+  // Blocking launches on one device: the host time added to the timeline grows by the same factor.
+  const PassTotals p = pass_totals(one_device(HostCosts{}));
+  const double base = iteration(one_device(HostCosts{}));
+  HostCosts blocking;
+  blocking.launch = 1e-5;
+  blocking.launch_blocking = true;
+  RunSpec run = one_device(blocking);
+  run.platform.host_slowdown = 2;
+  CHECK(iteration(run) == Approx(base + p.launches * 2 * blocking.launch).epsilon(1e-9));
+}
