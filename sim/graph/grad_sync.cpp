@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/graph/layer_tasks.hpp"
 #include "sim/model/layer_ops.hpp"
 
 namespace trainsim {
