@@ -45,13 +45,19 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     if (c.has_embedding) z.forward_head = bt.embedding.forward, z.backward_tail = bwd(bt.embedding);
     if (c.has_output) z.forward_tail = bt.output.forward, z.backward_head = bwd(bt.output);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
-      const double params = lp.layer[static_cast<size_t>(l)];
+      // Dense over dp x cp, the routed experts' over their expert data-parallel group (ep > 1), one
+      // after the other on the DP stream as the graph issues them (chunk_tasks.cpp, zero3_collective).
+      const double expert = s.ep > 1 ? lp.expert[static_cast<size_t>(l)] : 0;
+      const double dense = lp.layer[static_cast<size_t>(l)] - expert;
+      const double apart = expert_grad_degree(s) > 1 ? expert : 0;
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const double redo = layer_recompute(run, bt, l, position).seconds;
       Zero3Layer layer;
-      layer.gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, params * pl.param_element);
-      layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, params * pl.grad_element);
+      layer.gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, dense * pl.param_element) +
+                     cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, apart * pl.param_element);
+      layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, dense * pl.grad_element) +
+                     cc.collective(rank, Dim::kEdp, CollectiveKind::kReduceScatter, apart * pl.grad_element);
       layer.forward = attention.forward + ffn.forward + waits;
       layer.backward = bwd(attention) + bwd(ffn) + redo + waits;
       if (split) layer.weight = attention.weight_grad + ffn.weight_grad;

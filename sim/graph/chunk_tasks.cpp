@@ -12,9 +12,22 @@ bool zero3(const BuildContext& ctx) {
   return ctx.run.strategy.zero_stage == 3 && ctx.run.strategy.dp * ctx.run.strategy.cp > 1;
 }
 
-Task zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {
-  return collective_task(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, Dim::kDpCp,
-                         layer_params(ctx, layer) * ctx.param_element, role, mb, layer);
+// A layer's ZeRO-3 collective of `kind` over its parameters: the dense ones over dp x cp and, with
+// ep > 1, the routed experts' over their expert data-parallel group (none when that is one rank), the
+// second right after the first on the DP stream. Returns the last task: waiting for it waits for both.
+TaskId zero3_collective(BuildContext& ctx, const char* label, CollectiveKind kind, int layer, Bytes element, int mb,
+                        TaskRole role) {
+  const auto& s = ctx.run.strategy;
+  const double expert = s.ep > 1 ? layer_expert_params(ctx, layer) : 0;
+  TaskId last = add_comm_after_compute(
+      ctx, collective_task(ctx, label, kind, Dim::kDpCp, (layer_params(ctx, layer) - expert) * element, role, mb, layer));
+  if (expert > 0 && expert_grad_degree(s) > 1)
+    last = add_comm_after_compute(ctx, collective_task(ctx, label, kind, Dim::kEdp, expert * element, role, mb, layer));
+  return last;
+}
+
+TaskId zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {
+  return zero3_collective(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, layer, ctx.param_element, mb, role);
 }
 
 // ZeRO-3 gathers each layer's parameters before using it. With overlap, the gather for the next
@@ -25,9 +38,9 @@ void gather_params(BuildContext& ctx, int layer, int next_layer, int mb, TaskRol
   if (prefetch && !first && ctx.prefetched >= 0)
     ctx.pending.push_back(static_cast<TaskId>(ctx.prefetched));
   else
-    ctx.pending.push_back(add_comm_after_compute(ctx, zero3_gather(ctx, layer, mb, role)));
+    ctx.pending.push_back(zero3_gather(ctx, layer, mb, role));
   ctx.prefetched = -1;
-  if (prefetch && next_layer >= 0) ctx.prefetched = add_comm_after_compute(ctx, zero3_gather(ctx, next_layer, mb, role));
+  if (prefetch && next_layer >= 0) ctx.prefetched = zero3_gather(ctx, next_layer, mb, role);
 }
 
 bool recomputes(const BuildContext& ctx, int chunk, int layer) {
@@ -82,9 +95,8 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
     }
     const TaskId t = layer_backward(ctx, layer, mb, part);
     if (weight_grads && zero3(ctx))
-      add_comm_after_compute(ctx, collective_task(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter,
-                                                  Dim::kDpCp, layer_params(ctx, layer) * ctx.grad_element,
-                                                  TaskRole::kBackward, mb, layer));
+      (void)zero3_collective(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter, layer, ctx.grad_element,
+                             mb, TaskRole::kBackward);
     if (final_pass && weight_grads)
       ready.push_back({t, layer_params(ctx, layer), layer_expert_params(ctx, layer)});
   }

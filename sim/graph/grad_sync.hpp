@@ -12,7 +12,7 @@
 //    nothing when that is one rank), as Megatron-Core's DistributedDataParallel keeps its expert
 //    buffers apart (megatron/core/distributed/distributed_data_parallel.py: expert_parallel_buffers,
 //    reduced over the expert data-parallel group); both kinds share the DP stream in the order
-//    their buckets fill. ZeRO 3 still gathers and reduces each layer, experts included, over dp x cp.
+//    their buckets fill. ZeRO 3's per-layer gathers and reduce-scatters split the same way (chunk_tasks).
 #pragma once
 #include "sim/graph/build_context.hpp"
 

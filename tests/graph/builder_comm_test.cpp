@@ -225,3 +225,23 @@ TEST_CASE("context-parallel ranks hold the same weights, so gradients are reduce
   run.devices = 3;
   CHECK(dp_tasks_on(build_stage_graph(run, 1), CollectiveKind::kAllReduce, Dim::kDpCp).count == 0);
 }
+
+TEST_CASE("ZeRO-3 gathers and reduce-scatters a layer's experts over their group and the rest over dp x cp",
+          "[graph]") {
+  // expert_run's stage 1 (2 MoE layers), dp 4, ep 2: every per-layer collective is split as the layer's
+  // parameters are, so over the whole stage the experts' share of the bytes is theirs of the parameters:
+  // 2 * 4 * 2 * 256 * 512 of stage_params.
+  RunSpec run = expert_run(4, 2);
+  run.strategy.zero_stage = 3;
+  const double experts = 2.0 * 4 * 2 * 256 * 512;
+  const double dense = static_cast<double>(stage_params(run, 1).total()) - experts;
+  const StageGraph g = build_stage_graph(run, 1);
+  for (CollectiveKind kind : {CollectiveKind::kAllGather, CollectiveKind::kReduceScatter}) {
+    const Volume e = dp_tasks_on(g, kind, Dim::kEdp), d = dp_tasks_on(g, kind, Dim::kDpCp);
+    REQUIRE(e.count > 0);
+    CHECK(e.count == d.count);  // one of each per layer and use
+    CHECK(e.bytes / d.bytes == Approx(experts / dense));
+  }
+  run.strategy.ep = 4;  // alone with its experts: only the dense part is gathered
+  CHECK(dp_tasks_on(build_stage_graph(run, 1), CollectiveKind::kAllGather, Dim::kEdp).count == 0);
+}
