@@ -19,15 +19,16 @@ TaskId zero3_collective(BuildContext& ctx, const char* label, CollectiveKind kin
                         TaskRole role) {
   const auto& s = ctx.run.strategy;
   const double expert = s.ep > 1 ? layer_expert_params(ctx, layer) : 0;
-  TaskId last = add_comm_after_compute(
-      ctx, collective_task(ctx, label, kind, Dim::kDpCp, (layer_params(ctx, layer) - expert) * element, role, mb, layer));
+  const Bytes dense = (layer_params(ctx, layer) - expert) * element;
+  TaskId last = add_comm_after_compute(ctx, collective_task(ctx, label, kind, Dim::kDpCp, dense, role, mb, layer));
   if (expert > 0 && expert_grad_degree(s) > 1)
     last = add_comm_after_compute(ctx, collective_task(ctx, label, kind, Dim::kEdp, expert * element, role, mb, layer));
   return last;
 }
 
 TaskId zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {
-  return zero3_collective(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, layer, ctx.param_element, mb, role);
+  return zero3_collective(ctx, "zero3.param_all_gather", CollectiveKind::kAllGather, layer, ctx.param_element, mb,
+                          role);
 }
 
 // ZeRO-3 gathers each layer's parameters before using it. With overlap, the gather for the next
