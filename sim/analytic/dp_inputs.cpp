@@ -47,17 +47,15 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       // Dense over dp x cp, the routed experts' over their expert data-parallel group (ep > 1), one
       // after the other on the DP stream as the graph issues them (chunk_tasks.cpp, zero3_collective).
-      const double expert = s.ep > 1 ? lp.expert[static_cast<size_t>(l)] : 0;
-      const double dense = lp.layer[static_cast<size_t>(l)] - expert;
-      const double apart = expert_grad_degree(s) > 1 ? expert : 0;
+      const GradSplit g = grad_split(s, lp.layer[static_cast<size_t>(l)], lp.expert[static_cast<size_t>(l)]);
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const double redo = layer_recompute(run, bt, l, position).seconds;
       Zero3Layer layer;
-      layer.gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, dense * pl.param_element) +
-                     cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, apart * pl.param_element);
-      layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, dense * pl.grad_element) +
-                     cc.collective(rank, Dim::kEdp, CollectiveKind::kReduceScatter, apart * pl.grad_element);
+      layer.gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, g.dense * pl.param_element) +
+                     cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, g.expert * pl.param_element);
+      layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, g.dense * pl.grad_element) +
+                     cc.collective(rank, Dim::kEdp, CollectiveKind::kReduceScatter, g.expert * pl.grad_element);
       layer.forward = attention.forward + ffn.forward + waits;
       layer.backward = bwd(attention) + bwd(ffn) + redo + waits;
       if (split) layer.weight = attention.weight_grad + ffn.weight_grad;
@@ -151,11 +149,9 @@ struct Buckets {
   std::vector<Dim> dim;  // the group each bucket is reduced over (kDpCp, or kEdp for the experts')
 };
 
-// The parameters of `item` per group: (dp x cp group, experts' group), the experts' counted only when
-// they are apart and their group reduces anything.
-std::pair<double, double> split_params(const RunSpec& run, const PassItem& item) {
-  const double expert = run.strategy.ep > 1 ? item.expert : 0;
-  return {item.params - expert, expert_grad_degree(run.strategy) > 1 ? expert : 0};
+// The parameters of `item` per group, as the graph splits them (grad_split).
+GradSplit split_params(const RunSpec& run, const PassItem& item) {
+  return grad_split(run.strategy, item.params, item.expert);
 }
 
 Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, double element) {

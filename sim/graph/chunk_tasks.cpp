@@ -17,13 +17,12 @@ bool zero3(const BuildContext& ctx) {
 // second right after the first on the DP stream. Returns the last task: waiting for it waits for both.
 TaskId zero3_collective(BuildContext& ctx, const char* label, CollectiveKind kind, int layer, Bytes element, int mb,
                         TaskRole role) {
-  const auto& s = ctx.run.strategy;
-  const double expert = s.ep > 1 ? layer_expert_params(ctx, layer) : 0;
-  const Bytes dense = (layer_params(ctx, layer) - expert) * element;
-  TaskId last = add_comm_after_compute(ctx, collective_task(ctx, label, kind, Dim::kDpCp, dense, role, mb, layer));
-  if (expert > 0 && expert_grad_degree(s) > 1)
-    last = add_comm_after_compute(ctx, collective_task(ctx, label, kind, Dim::kEdp, expert * element, role, mb, layer));
-  return last;
+  const GradSplit g = grad_split(ctx.run.strategy, layer_params(ctx, layer), layer_expert_params(ctx, layer));
+  auto issue = [&](Dim dim, double params) {
+    return add_comm_after_compute(ctx, collective_task(ctx, label, kind, dim, params * element, role, mb, layer));
+  };
+  const TaskId dense = issue(Dim::kDpCp, g.dense);
+  return g.expert > 0 ? issue(Dim::kEdp, g.expert) : dense;
 }
 
 TaskId zero3_gather(BuildContext& ctx, int layer, int mb, TaskRole role) {

@@ -12,16 +12,15 @@ bool sharded_optimizer(const BuildContext& ctx) {
   return ctx.run.strategy.zero_stage == 1 || ctx.run.strategy.zero_stage == 2;
 }
 
-// Parameters whose gradients were made ready, split as they are reduced: (dp x cp group, experts' group).
-std::pair<double, double> all_params(const BuildContext& ctx, bool apart) {
-  double dense = 0, expert = 0;
+// Parameters whose gradients were made ready, split as they are reduced (grad_split).
+GradSplit all_params(const BuildContext& ctx) {
+  GradSplit total;
   for (const auto& chunk : ctx.grad_ready)
     for (const auto& entry : chunk) {
-      const double e = apart ? entry.expert : 0;
-      dense += entry.params - e;
-      expert += e;
+      const GradSplit g = grad_split(ctx.run.strategy, entry.params, entry.expert);
+      total.dense += g.dense, total.expert += g.expert;
     }
-  return {dense, expert};
+  return total;
 }
 
 Task param_gather(BuildContext& ctx, double params, Dim dim) {
@@ -29,16 +28,10 @@ Task param_gather(BuildContext& ctx, double params, Dim dim) {
                          params * ctx.param_element, TaskRole::kOptimizer, -1, -1);
 }
 
-// Whether the routed experts' parameters form buckets of their own (ep > 1: Megatron-Core's
-// expert buffers, reduced over the expert data-parallel group), and whether that group has
-// anything to reduce (cp*dp/ep > 1).
-bool experts_apart(const BuildContext& ctx) { return ctx.run.strategy.ep > 1; }
-bool experts_reduced(const BuildContext& ctx) { return expert_grad_degree(ctx.run.strategy) > 1; }
-
-// Two bucket fills, one per parameter group (the dp x cp group, and the experts' group when apart).
+// A parameter bucket being filled for one group, and the layers whose first forward waits for it.
 struct BucketFill {
-  double dense = 0, expert = 0;
-  std::vector<int> dense_layers, expert_layers;  // layers waiting for the bucket being filled
+  double params = 0;
+  std::vector<int> layers;
 };
 
 // Reduces the gradients in buckets as they become ready: the dp x cp group's and, with ep > 1, the
@@ -53,7 +46,6 @@ void emit_grad_buckets(BuildContext& ctx) {
   const int64_t last_compute = ctx.graph.last_on(Stream::kCompute);
   const CollectiveKind kind = sharded_optimizer(ctx) ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const char* label = sharded_optimizer(ctx) ? "dp.grad_reduce_scatter" : "dp.grad_all_reduce";
-  const bool apart = experts_apart(ctx), reduced = experts_reduced(ctx);
   double dense = 0, expert = 0;
   auto issue = [&](double& params, Dim dim, TaskId ready_at, bool last) {
     if (params <= 0 || (!last && params * ctx.grad_element < s.grad_bucket_size)) return;
@@ -63,9 +55,8 @@ void emit_grad_buckets(BuildContext& ctx) {
     params = 0;
   };
   for (size_t i = 0; i < ready.size(); ++i) {
-    const double e = apart ? ready[i].expert : 0;
-    dense += ready[i].params - e;
-    if (reduced) expert += e;
+    const GradSplit g = grad_split(s, ready[i].params, ready[i].expert);
+    dense += g.dense, expert += g.expert;
     const bool last = i + 1 == ready.size();
     issue(dense, Dim::kDpCp, ready[i].task, last);
     issue(expert, Dim::kEdp, ready[i].task, last);
@@ -81,27 +72,25 @@ void emit_param_prefetch(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
   if (s.dp * s.cp <= 1 || !sharded_optimizer(ctx) || !s.overlap.zero_param_gather) return;
   const double bucket_params = s.grad_bucket_size / ctx.weight_element;
-  const bool apart = experts_apart(ctx);
+  // Issues the fill's gather once it is full (or the chunk ends), recording it for its layers.
+  auto close = [&](BucketFill& f, Dim dim, std::vector<int64_t>& waits, bool last) {
+    if (f.layers.empty() || (f.params < bucket_params && !last)) return;
+    const TaskId gather = ctx.graph.add(param_gather(ctx, f.params, dim));
+    for (int l : f.layers) waits[static_cast<size_t>(l)] = gather;
+    f = BucketFill{};
+  };
   for (const ChunkLayers& chunk : ctx.chunks) {
-    BucketFill fill;
-    fill.dense = chunk.has_embedding ? ctx.kernels.embedding_params : 0;
+    BucketFill dense, expert;
+    dense.params = chunk.has_embedding ? ctx.kernels.embedding_params : 0;
     const int end = chunk.first_layer + chunk.layer_count;
     for (int layer = chunk.first_layer; layer < end; ++layer) {
       const bool last = layer + 1 == end;
-      const double expert = apart ? layer_expert_params(ctx, layer) : 0;
-      fill.dense += layer_params(ctx, layer) - expert + (last && chunk.has_output ? ctx.kernels.output_params : 0);
-      fill.dense_layers.push_back(layer);
-      if (expert > 0 && experts_reduced(ctx)) fill.expert += expert, fill.expert_layers.push_back(layer);
-      if (fill.dense >= bucket_params || (last && !fill.dense_layers.empty())) {
-        const TaskId gather = ctx.graph.add(param_gather(ctx, fill.dense, Dim::kDpCp));
-        for (int l : fill.dense_layers) ctx.layer_param_gather[static_cast<size_t>(l)] = gather;
-        fill.dense_layers.clear(), fill.dense = 0;
-      }
-      if (fill.expert >= bucket_params || (last && !fill.expert_layers.empty())) {
-        const TaskId gather = ctx.graph.add(param_gather(ctx, fill.expert, Dim::kEdp));
-        for (int l : fill.expert_layers) ctx.layer_expert_gather[static_cast<size_t>(l)] = gather;
-        fill.expert_layers.clear(), fill.expert = 0;
-      }
+      const GradSplit g = grad_split(s, layer_params(ctx, layer), layer_expert_params(ctx, layer));
+      dense.params += g.dense + (last && chunk.has_output ? ctx.kernels.output_params : 0);
+      dense.layers.push_back(layer);
+      if (g.expert > 0) expert.params += g.expert, expert.layers.push_back(layer);
+      close(dense, Dim::kDpCp, ctx.layer_param_gather, last);
+      close(expert, Dim::kEdp, ctx.layer_expert_gather, last);
     }
   }
 }
@@ -114,10 +103,9 @@ void emit_grad_sync_and_optimizer(BuildContext& ctx) {
   if (last_dp >= 0) ctx.pending.push_back(static_cast<TaskId>(last_dp));
   add_compute(ctx, ctx.kernels.optimizer);
   if (reduce && sharded_optimizer(ctx) && !s.overlap.zero_param_gather) {
-    const auto [dense, expert] = all_params(ctx, experts_apart(ctx));
-    ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, dense, Dim::kDpCp)));
-    if (expert > 0 && experts_reduced(ctx))
-      ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, expert, Dim::kEdp)));
+    const GradSplit all = all_params(ctx);
+    ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, all.dense, Dim::kDpCp)));
+    if (all.expert > 0) ctx.pending.push_back(add_comm_after_compute(ctx, param_gather(ctx, all.expert, Dim::kEdp)));
     Task end;
     end.label = ctx.graph.label("iteration.end");
     end.role = TaskRole::kOptimizer;

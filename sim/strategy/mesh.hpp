@@ -70,6 +70,17 @@ class Mesh {
   return s.ep > 1 ? s.cp * s.dp / s.ep : s.cp * s.dp;
 }
 
+// `params` parameters, `experts` of them routed experts', split as the data-parallel collectives move
+// them: `dense` over dp x cp (Dim::kDpCp), `expert` over the expert data-parallel group (Dim::kEdp).
+// With ep = 1 the experts go with the rest; with cp*dp/ep = 1 nothing of theirs moves (expert = 0).
+struct GradSplit {
+  double dense = 0, expert = 0;
+};
+[[nodiscard]] inline GradSplit grad_split(const StrategySpec& s, double params, double experts) {
+  const double apart = s.ep > 1 ? experts : 0;
+  return {params - apart, expert_grad_degree(s) > 1 ? apart : 0};
+}
+
 // Parses a mesh_order string ("tp-cp-ep-dp-pp"): a dash-separated permutation naming tp, cp, dp
 // and pp once each; ep may appear once and is ignored. Returns the layout dims, fastest first.
 // Throws StrategyError naming the valid dims.
