@@ -182,13 +182,18 @@ IterationInputs extract_iteration_inputs(const RunSpec& run) {
   return in;
 }
 
+const SharedTerms& shared_terms(const IterationInputs& in, const StageInputs& s) {
+  return s.shared[in.overlap_pp ? 1 : 0];
+}
+
 SharedTime shared_once(const IterationInputs& in, const StageInputs& s) {
-  SharedTime t = s.shared_once;
+  const SharedTerms& sh = shared_terms(in, s);
+  SharedTime t = sh.once;
   if (!in.overlap_dp) return t;
   for (size_t i = 0; i < 2; ++i) {
-    t.tp[i] += s.shared_once_reduce.tp[i];
-    t.cp[i] += s.shared_once_reduce.cp[i];
-    t.ep[i] += s.shared_once_reduce.ep[i];
+    t.tp[i] += sh.once_reduce.tp[i];
+    t.cp[i] += sh.once_reduce.cp[i];
+    t.ep[i] += sh.once_reduce.ep[i];
   }
   return t;
 }

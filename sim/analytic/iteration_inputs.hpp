@@ -32,6 +32,22 @@ struct SharedTime {
   std::array<double, 2> tp{}, cp{}, ep{}, dp{};
 };
 
+// A stage's time lost to link sharing (sim/analytic/shared_time.hpp) under one setting of the pipeline
+// switch, which decides whether the stage's sends run beside its collectives or make the compute wait.
+struct SharedTerms {
+  SharedTime steady;  // per micro-batch (dp: ZeRO-3 waits), beside asynchronous traffic
+  SharedTime once;    // once per iteration (dp unused): the first forward's collectives beside
+                      // prefetched gathers
+  // Once per iteration (dp unused): the last backward's collectives beside the DP reduction, counted
+  // only when the reduction overlaps that backward (overlap_dp), so the inputs do not depend on it.
+  SharedTime once_reduce;
+  // How much slower the DP reduction runs inside the last backward (and prefetched gathers inside
+  // the first forward) beside the other dimensions' traffic, as a fraction of their time; [0] node
+  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in;
+  // reduce_slowdown is filled whether or not the reduction overlaps (it is read only when it does).
+  std::array<double, 2> reduce_slowdown{}, gather_slowdown{};
+};
+
 // One stage, seconds. "Per micro-batch" sums all model chunks the stage holds.
 struct StageInputs {
   double forward = 0;          // F: forward kernels per micro-batch
@@ -62,17 +78,9 @@ struct StageInputs {
   // With overlap.zero_param_gather: the first forward starts max_k(comm_k - share_k x that forward)
   // late, over the buckets in forward order (the first has share 0: the forward waits for it).
   std::vector<OverlapPoint> param_gather_points;
-  SharedTime shared_steady;    // per micro-batch (dp: ZeRO-3 waits), beside asynchronous traffic
-  SharedTime shared_once;      // once per iteration (dp unused): the first forward's collectives beside
-                               // prefetched gathers
-  // Once per iteration (dp unused): the last backward's collectives beside the DP reduction, counted
-  // only when the reduction overlaps that backward (overlap_dp), so the inputs do not depend on it.
-  SharedTime shared_once_reduce;
-  // How much slower the DP reduction runs inside the last backward (and prefetched gathers inside
-  // the first forward) beside the other dimensions' traffic, as a fraction of their time; [0] node
-  // links, [1] network links. The race (overlap_points.hpp) then has pass / (1 + slowdown) to hide in;
-  // reduce_slowdown is filled whether or not the reduction overlaps (it is read only when it does).
-  std::array<double, 2> reduce_slowdown{}, gather_slowdown{};
+  // Link sharing with the compute waiting for the pipeline's sends ([0]) and with the sends beside
+  // it ([1], overlap.pp_comm): both filled, so that the switch can be set on the inputs (overlap_pp).
+  std::array<SharedTerms, 2> shared{};
   // Memory of one device of the stage (sim/analytic/device_memory), bytes: what does not depend on
   // the schedule (weights, gradients, optimizer state, buffers, framework), and the activations of
   // one (micro-batch, chunk) unit, which the schedule's closed-form peak multiplies.
@@ -100,7 +108,9 @@ struct IterationInputs {
 [[nodiscard]] double stage_peak_memory(const IterationInputs& in, int stage);
 // The largest stage_peak_memory over the stages: what one device must hold, bytes.
 [[nodiscard]] double fullest_stage_memory(const IterationInputs& in);
-// A stage's once-per-iteration shared time: shared_once, plus shared_once_reduce when in.overlap_dp.
+// A stage's link sharing under the inputs' pipeline switch (in.overlap_pp).
+[[nodiscard]] const SharedTerms& shared_terms(const IterationInputs& in, const StageInputs& s);
+// A stage's once-per-iteration shared time: `once`, plus `once_reduce` when in.overlap_dp.
 [[nodiscard]] SharedTime shared_once(const IterationInputs& in, const StageInputs& s);
 
 }  // namespace trainsim

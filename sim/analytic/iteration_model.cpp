@@ -39,10 +39,11 @@ StageWork stage_work(const IterationInputs& in, const StageInputs& s, int stage,
   w.forward = th.compute_scale * s.forward;
   w.backward = th.compute_scale * (s.backward_input + s.weight_grad);
   w.recompute = th.compute_scale * s.recompute;
-  w.tp = th.tp_scale * (s.tp_exposed + shared(s.shared_steady.tp, th));
-  w.cp = th.cp_scale * (s.cp_exposed + shared(s.shared_steady.cp, th));
-  w.ep = th.ep_scale * (s.ep_exposed + shared(s.shared_steady.ep, th));
-  w.zero3 = th.dp_scale * (s.zero3_exposed + shared(s.shared_steady.dp, th));
+  const SharedTime& steady = shared_terms(in, s).steady;
+  w.tp = th.tp_scale * (s.tp_exposed + shared(steady.tp, th));
+  w.cp = th.cp_scale * (s.cp_exposed + shared(steady.cp, th));
+  w.ep = th.ep_scale * (s.ep_exposed + shared(steady.ep, th));
+  w.zero3 = th.dp_scale * (s.zero3_exposed + shared(steady.dp, th));
   w.zero3_after_wait = th.dp_scale * s.zero3_after_wait;
   // Communication beside compute: sends and ZeRO-3 traffic on both passes, the CP exchange beside
   // the forward's local attention, TP beside the backward's weight-gradient kernels.
@@ -113,7 +114,7 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   const double forward_pass = w.forward_pass(), backward_pass = w.per_microbatch() - forward_pass;
   const double gather = th.dp_scale * s.param_gather, reduce = th.dp_scale * s.dp_reduce;
   if (in.overlap_param_gather) {
-    const double hide = forward_pass / (1 + shared(s.gather_slowdown, th));
+    const double hide = forward_pass / (1 + shared(shared_terms(in, s).gather_slowdown, th));
     e.start = std::max(0.0, overlap_excess(s.param_gather_points, th.dp_scale, 1, hide) - arrival);
     e.slow_start = k * std::max(0.0, gather - e.start);
   } else {
@@ -121,7 +122,7 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   }
   double exposed = reduce;
   if (in.overlap_dp) {
-    const double hide = backward_pass / (1 + shared(s.reduce_slowdown, th));
+    const double hide = backward_pass / (1 + shared(shared_terms(in, s).reduce_slowdown, th));
     exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, hide);
   }
   exposed = std::max(0.0, exposed);

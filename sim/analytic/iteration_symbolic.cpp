@@ -23,16 +23,17 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "F" << k << ", Bi" << k << ", W" << k << ", R" << k << " = " << symbol_text(st.forward) << ", "
     << symbol_text(st.backward_input) << ", " << symbol_text(st.weight_grad) << ", " << symbol_text(st.recompute)
     << "  # compute per micro-batch, s\n";
-  o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << with_shared(st.tp_exposed, st.shared_steady.tp)
-    << ", " << with_shared(st.cp_exposed, st.shared_steady.cp) << ", " << with_shared(st.ep_exposed, st.shared_steady.ep)
-    << ", " << with_shared(st.zero3_exposed, st.shared_steady.dp)
+  const SharedTerms& sh = shared_terms(in, st);
+  o << "TP" << k << ", CP" << k << ", EP" << k << ", Z3" << k << " = " << with_shared(st.tp_exposed, sh.steady.tp)
+    << ", " << with_shared(st.cp_exposed, sh.steady.cp) << ", " << with_shared(st.ep_exposed, sh.steady.ep)
+    << ", " << with_shared(st.zero3_exposed, sh.steady.dp)
     << "  # exposed comm per micro-batch, s (+ time lost to other dimensions on node/network links)\n";
   o << "Z3w" << k << " = " << symbol_text(st.zero3_after_wait) << "  # ZeRO-3 waits inside passes that start after a wait\n";
   const SharedTime once = shared_once(in, st);
   o << "shTP" << k << ", shCP" << k << ", shEP" << k << " = " << with_shared(0, once.tp) << ", "
     << with_shared(0, once.cp) << ", " << with_shared(0, once.ep)
     << "  # once: beside DP traffic in the first forward and last backward\n";
-  o << "rhoDP" << k << ", rhoAG" << k << " = " << with_shared(0, st.reduce_slowdown) << ", " << with_shared(0, st.gather_slowdown)
+  o << "rhoDP" << k << ", rhoAG" << k << " = " << with_shared(0, sh.reduce_slowdown) << ", " << with_shared(0, sh.gather_slowdown)
     << "  # DP reduction / prefetched gathers slowed by the others' traffic in their pass\n";
   o << "H" << k << " = " << symbol_text(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << symbol_text(st.zero3_hidden)
     << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + symbol_text(st.pp_hop) : std::string())

@@ -21,7 +21,7 @@ struct KindTimes {
   double at(Traffic k, bool exposed_part) const { return (exposed_part ? exposed : hidden)[static_cast<size_t>(k)]; }
 };
 
-KindTimes kind_times(const RunSpec& run, const StageInputs& st) {
+KindTimes kind_times(const RunSpec& run, const StageInputs& st, bool pp_beside) {
   const auto& s = run.strategy;
   KindTimes k;
   k.exposed = {st.tp_exposed, st.cp_exposed, st.ep_exposed, st.zero3_exposed, 0};
@@ -29,7 +29,7 @@ KindTimes kind_times(const RunSpec& run, const StageInputs& st) {
   if (s.pp > 1) {
     // Each chunk sends one activation forward and one gradient back per micro-batch.
     const double sends = 2.0 * s.virtual_stages * st.pp_hop;
-    (s.overlap.pp_comm ? k.hidden : k.exposed)[static_cast<size_t>(Traffic::kPp)] = sends;
+    (pp_beside ? k.hidden : k.exposed)[static_cast<size_t>(Traffic::kPp)] = sends;
   }
   return k;
 }
@@ -51,27 +51,33 @@ void add_pass(const LinkSharing& links, const KindTimes& k, double t, double pas
     add(dp_slowdown, links.slowdown(Traffic::kDp, c), std::min(1.0, (k.at(c, true) + k.at(c, false)) / t));
 }
 
-}  // namespace
-
-void add_shared_time(const RunSpec& run, const LinkSharing& links, StageInputs& st) {
+// The terms under one setting of the pipeline switch: the stage's sends beside its compute or not.
+SharedTerms shared_terms_for(const RunSpec& run, const LinkSharing& links, const StageInputs& st, bool pp_beside) {
   const auto& s = run.strategy;
-  const KindTimes k = kind_times(run, st);
+  SharedTerms out;
+  const KindTimes k = kind_times(run, st, pp_beside);
   const double compute = st.forward + st.backward_input + st.weight_grad + st.recompute;
   double t = compute;
   for (double e : k.exposed) t += e;
-  if (t <= 0) return;
+  if (t <= 0) return out;
   for (Traffic c : {Traffic::kTp, Traffic::kCp, Traffic::kEp, Traffic::kDp}) {
     if (k.at(c, true) <= 0) continue;
     for (Traffic beside : {Traffic::kDp, Traffic::kPp}) {  // the streams that run on their own
       if (beside == c || k.at(beside, false) <= 0) continue;
       const double active = std::min(1.0, k.at(beside, false) / std::max(1e-30, t - k.at(beside, true)));
-      add(of(st.shared_steady, c), links.slowdown(c, beside), k.at(c, true) * active);
+      add(of(out.steady, c), links.slowdown(c, beside), k.at(c, true) * active);
     }
   }
   const double backward = compute > 0 ? t * (st.backward_input + st.weight_grad + st.recompute) / compute : 0;
-  add_pass(links, k, t, backward, st.dp_reduce_window, st.dp_reduce, st.shared_once_reduce, st.reduce_slowdown);
-  if (s.overlap.zero_param_gather)
-    add_pass(links, k, t, t - backward, 1, st.param_gather, st.shared_once, st.gather_slowdown);
+  add_pass(links, k, t, backward, st.dp_reduce_window, st.dp_reduce, out.once_reduce, out.reduce_slowdown);
+  if (s.overlap.zero_param_gather) add_pass(links, k, t, t - backward, 1, st.param_gather, out.once, out.gather_slowdown);
+  return out;
+}
+
+}  // namespace
+
+void add_shared_time(const RunSpec& run, const LinkSharing& links, StageInputs& st) {
+  for (bool pp_beside : {false, true}) st.shared[pp_beside ? 1 : 0] = shared_terms_for(run, links, st, pp_beside);
 }
 
 }  // namespace trainsim

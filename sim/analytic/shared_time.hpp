@@ -22,7 +22,8 @@
 
 namespace trainsim {
 
-// Fills st.shared_steady and st.shared_once from the stage's other inputs (which must be filled).
+// Fills st.shared, for both settings of the pipeline switch, from the stage's other inputs (which
+// must be filled).
 void add_shared_time(const RunSpec& run, const LinkSharing& links, StageInputs& st);
 
 }  // namespace trainsim

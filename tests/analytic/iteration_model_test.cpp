@@ -126,13 +126,13 @@ TEST_CASE("time lost to other dimensions on shared links adds to the exposed ter
           "[analytic][iteration]") {
   IterationInputs in = pipeline(1, 2, "1f1b");
   in.stages[0].forward = 1, in.stages[0].backward_input = 1, in.stages[0].ep_exposed = 0.5;
-  in.stages[0].shared_steady.ep = {0.25, 0.1};
+  in.stages[0].shared[1].steady.ep = {0.25, 0.1};  // [1]: the pipeline switch of the inputs is on
   IterationTheta th;
   th.contention_node = 2;
   IterationEstimate e = estimate_iteration(in, th);
   CHECK(e.iteration_time == Approx(6.2));
   CHECK(term(e, IterationTerm::kEp) == Approx(2.2));
-  in.stages[0].shared_once.tp = {0.15, 0};
+  in.stages[0].shared[1].once.tp = {0.15, 0};
   e = estimate_iteration(in, th);
   CHECK(e.iteration_time == Approx(6.5));
   CHECK(term(e, IterationTerm::kTp) == Approx(0.3));
@@ -148,6 +148,6 @@ TEST_CASE("DP reduction slowed by other traffic in the last backward has less of
   in.stages[0].forward = 1, in.stages[0].backward_input = 2, in.stages[0].dp_reduce = 3;
   in.stages[0].dp_reduce_points = {{3, 1}, {1, 0}};
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(1));
-  in.stages[0].reduce_slowdown = {0.5, 0};
+  in.stages[0].shared[1].reduce_slowdown = {0.5, 0};
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5.0 / 3));
 }

@@ -81,9 +81,10 @@ TEST_CASE("exposed EP is stretched by the share of time ZeRO-3 traffic holds its
   const double u = std::min(1.0, s.zero3_hidden / (t - s.zero3_exposed));
   REQUIRE(s.ep_exposed > 0);
   REQUIRE(u > 0);
-  CHECK(s.shared_steady.ep[0] == Approx(s.ep_exposed * u));
-  CHECK(s.shared_steady.ep[1] == 0);
-  CHECK(s.shared_steady.tp[0] + s.shared_steady.tp[1] == 0);
+  const SharedTime& steady = shared_terms(in, s).steady;
+  CHECK(steady.ep[0] == Approx(s.ep_exposed * u));
+  CHECK(steady.ep[1] == 0);
+  CHECK(steady.tp[0] + steady.tp[1] == 0);
 }
 
 TEST_CASE("the run's collectives.dp picks the algorithm of the dp x cp and the expert data-parallel reductions",

@@ -167,6 +167,26 @@ TEST_CASE("every strategy the search reports is valid, fits and loads back from 
   }
 }
 
+// The search extracts a strategy's formula inputs once and evaluates its overlap switches on them. The
+// pipeline switch decides whether the stage's sends run beside its collectives (sharing links) or make
+// the compute wait, so a time taken with the switch toggled must equal that of inputs extracted with it.
+TEST_CASE("a strategy whose pipeline overlap the search toggled has the time of its own inputs", "[search]") {
+  const SearchSpace space = parse_search_space({"overlap.pp_comm=true,false"},
+                                               {"tp=2", "pp=2", "dp=2", "cp=1", "micro_batch=1", "schedule=1f1b",
+                                                "virtual_stages=1", "zero_stage=1", "recompute=none",
+                                                "offload=none", "overlap.dp_grad_reduce=true",
+                                                "overlap.zero_param_gather=true", "overlap.tp_comm=false"});
+  const SearchOutcome o = search_strategies(dense_base(8), space, IterationTheta{}, 4);
+  REQUIRE(o.top.size() >= 2);  // the two pipeline switches, on all mesh orders the space admits
+  bool with = false, without = false;
+  for (const RankedStrategy& s : o.top) {
+    (s.run.strategy.overlap.pp_comm ? with : without) = true;
+    const double t = estimate_iteration(extract_iteration_inputs(s.run), IterationTheta{}).iteration_time;
+    CHECK(t == s.estimate.iteration_time);
+  }
+  CHECK((with && without));
+}
+
 TEST_CASE("two searches of the same space give the same strategies in the same order", "[search]") {
   const SearchOutcome a = search_strategies(dense_base(8), small_space(), IterationTheta{}, 8);
   const SearchOutcome b = search_strategies(dense_base(8), small_space(), IterationTheta{}, 8);
