@@ -30,8 +30,9 @@ const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
   const auto key = std::make_pair(rank, static_cast<int>(d));
   auto it = placements_.find(key);
   if (it != placements_.end()) return it->second;
-  const std::vector<int> group = mesh_.group(rank, d);
   Placement p;
+  p.members = mesh_.group(rank, d);
+  const std::vector<int>& group = p.members;
   if (group.size() >= 2) {
     const int node = domain_.front();
     int node_size = 0;
@@ -41,7 +42,7 @@ const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
   }
   const auto named = run_.collectives.find(collective_name(d));
   if (named != run_.collectives.end()) p.named = &named->second;
-  return placements_.emplace(key, p).first->second;
+  return placements_.emplace(key, std::move(p)).first->second;
 }
 
 CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {

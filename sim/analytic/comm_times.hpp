@@ -39,6 +39,8 @@ class CommCosts {
   [[nodiscard]] int tier_between(int a, int b) const;
   // The tier a group of `rank` along `d` is costed on (0 for a group of one).
   [[nodiscard]] int group_tier(int rank, Dim d) const { return placement(rank, d).tier; }
+  // The ranks of that group, in the mesh's order (Mesh::group, found once per rank and dim).
+  [[nodiscard]] const std::vector<int>& group(int rank, Dim d) const { return placement(rank, d).members; }
   [[nodiscard]] LinkCost link(int tier) const;
   [[nodiscard]] LinkCost link_between(int a, int b) const { return link(tier_between(a, b)); }
 
@@ -48,6 +50,7 @@ class CommCosts {
     GroupShape shape;  // members 1 for a group of one
     int tier = 0;
     const std::string* named = nullptr;  // the algorithm the run names for the dimension, if any
+    std::vector<int> members;            // Mesh::group of the rank and dim
   };
   const Placement& placement(int rank, Dim d) const;
   const RunSpec& run_;

@@ -42,7 +42,7 @@ void LinkSharing::add_collective(const CommCosts& cc, int rank, Traffic t, Dim d
   if (bytes <= 0) return;
   const CollectiveSetup setup = cc.setup(rank, d, kind, bytes);
   if (setup.shape.members < 2) return;
-  const std::vector<int> group = cc.mesh().group(rank, d);
+  const std::vector<int>& group = cc.group(rank, d);
   const int member = static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
   for (const PeerSend& p : member_sends(kind, setup.algorithm, setup.shape, member)) {
     if (p.member == kSwitchMember) {
