@@ -117,10 +117,9 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
   std::vector<int> members;
   members.reserve(degree(d));
   if (d != Dim::kEp && d != Dim::kEdp && d != Dim::kDpCp) {
-    for (int i = 0; i < degree(d); ++i) {
-      c.at[idx(d)] = i;
-      members.push_back(this->rank(c));
-    }
+    const int stride = stride_[idx(d)];
+    const int first = rank - c[d] * stride;  // the member with coordinate 0
+    for (int i = 0; i < degree(d); ++i) members.push_back(first + i * stride);
     return members;
   }
   // Combined (cp, dp) indices, cp fastest: an EP group is ep consecutive ones, an edp group those
@@ -130,11 +129,11 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
   const int combined = c[Dim::kCp] + cp * c[Dim::kDp];
   const int first = d == Dim::kEp ? combined / ep * ep : combined % ep;
   const int step = d == Dim::kEp ? 1 : ep;
-  for (int j = 0; j < degree(d); ++j) {
-    c.at[idx(Dim::kCp)] = (first + j * step) % cp;
-    c.at[idx(Dim::kDp)] = (first + j * step) / cp;
-    members.push_back(this->rank(c));
-  }
+  // The rank with cp and dp coordinates 0, then each member's cp and dp offsets by their strides.
+  const int cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
+  const int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
+  for (int j = 0, k = first; j < degree(d); ++j, k += step)
+    members.push_back(base + (cp == 1 ? k * dp_stride : (k % cp) * cp_stride + (k / cp) * dp_stride));
   return members;
 }
 
