@@ -5,18 +5,18 @@
 
 namespace trainsim {
 
-CommCosts::CommCosts(const RunSpec& run) : run_(run), mesh_(run.strategy) {
+CommCosts::CommCosts(const RunSpec& run, GroupPlacements* placements)
+    : run_(run), mesh_(run.strategy), placements_(placements ? placements : &own_) {
   for (const TierSpec& t : run.platform.tiers) {
     const int size = t.domain_size <= 0 ? run.devices : std::min(t.domain_size, run.devices);
     domain_.push_back(std::max(1, size));
   }
   if (domain_.empty()) domain_.push_back(std::max(1, run.devices));
-}
-
-int CommCosts::tier_between(int a, int b) const {
-  for (size_t k = 0; k < domain_.size(); ++k)
-    if (a / domain_[k] == b / domain_[k]) return static_cast<int>(k);
-  return static_cast<int>(domain_.size()) - 1;
+  placements_->use(mesh_, domain_);
+  for (int d = 0; d < kDims; ++d) {
+    const auto named = run.collectives.find(collective_name(static_cast<Dim>(d)));
+    if (named != run.collectives.end()) named_[static_cast<size_t>(d)] = &named->second;
+  }
 }
 
 LinkCost CommCosts::link(int tier) const {
@@ -26,33 +26,15 @@ LinkCost CommCosts::link(int tier) const {
   return {t.latency, (mesh ? t.link_bandwidth : t.bandwidth) * t.planes * t.efficiency, mesh};
 }
 
-const CommCosts::Placement& CommCosts::placement(int rank, Dim d) const {
-  const auto key = std::make_pair(rank, static_cast<int>(d));
-  auto it = placements_.find(key);
-  if (it != placements_.end()) return it->second;
-  Placement p;
-  p.members = mesh_.group(rank, d);
-  const std::vector<int>& group = p.members;
-  if (group.size() >= 2) {
-    const int node = domain_.front();
-    int node_size = 0;
-    for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
-    p.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
-    p.tier = tier_between(group.front(), group.back());
-  }
-  const auto named = run_.collectives.find(collective_name(d));
-  if (named != run_.collectives.end()) p.named = &named->second;
-  return placements_.emplace(key, std::move(p)).first->second;
-}
-
 CollectiveSetup CommCosts::setup(int rank, Dim d, CollectiveKind kind, Bytes bytes) const {
-  const Placement& where = placement(rank, d);
+  const GroupPlacements::Placement& where = placements_->get(rank, d);
+  const std::string* named = named_[static_cast<size_t>(d)];
   CollectiveSetup out;
   if (where.shape.members < 2) return out;
   out.shape = where.shape;
   const int tier = where.tier;
-  if (where.named) {
-    out.algorithm = *where.named;
+  if (named) {
+    out.algorithm = *named;
   } else if (!run_.platform.tiers.empty()) {
     const TierSpec& t = run_.platform.tiers[static_cast<size_t>(tier)];
     FabricHints hints;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/analytic/collective_time.hpp"
+#include "sim/analytic/group_placements.hpp"
 #include "sim/config/run_spec.hpp"
 #include "sim/strategy/mesh.hpp"
 
@@ -25,7 +26,8 @@ struct CollectiveSetup {
 
 class CommCosts {
  public:
-  explicit CommCosts(const RunSpec& run);
+  // `placements`: the caller's, kept across runs (GroupPlacements); none: the instance's own.
+  explicit CommCosts(const RunSpec& run, GroupPlacements* placements = nullptr);
   // One collective of `kind` on the `d` group of `rank`, `bytes` as collective_cost takes them.
   [[nodiscard]] Seconds collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const;
   // The algorithm, shape and links collective() uses; shape.members 1 for a group of one.
@@ -36,28 +38,22 @@ class CommCosts {
 
  public:
   // The tier a transfer between ranks a and b crosses: the innermost whose domain holds both.
-  [[nodiscard]] int tier_between(int a, int b) const;
+  [[nodiscard]] int tier_between(int a, int b) const { return trainsim::tier_between(domain_, a, b); }
   // The tier a group of `rank` along `d` is costed on (0 for a group of one).
-  [[nodiscard]] int group_tier(int rank, Dim d) const { return placement(rank, d).tier; }
+  [[nodiscard]] int group_tier(int rank, Dim d) const { return placements_->get(rank, d).tier; }
   // The ranks of that group, in the mesh's order (Mesh::group, found once per rank and dim).
-  [[nodiscard]] const std::vector<int>& group(int rank, Dim d) const { return placement(rank, d).members; }
+  [[nodiscard]] const std::vector<int>& group(int rank, Dim d) const { return placements_->get(rank, d).members; }
   [[nodiscard]] LinkCost link(int tier) const;
   [[nodiscard]] LinkCost link_between(int a, int b) const { return link(tier_between(a, b)); }
 
  private:
-  // A group's shape and tier, the same for every collective it runs (found once per rank and dim).
-  struct Placement {
-    GroupShape shape;  // members 1 for a group of one
-    int tier = 0;
-    const std::string* named = nullptr;  // the algorithm the run names for the dimension, if any
-    std::vector<int> members;            // Mesh::group of the rank and dim
-  };
-  const Placement& placement(int rank, Dim d) const;
   const RunSpec& run_;
   Mesh mesh_;
-  mutable std::map<std::pair<int, int>, Placement> placements_;
-  mutable std::map<std::tuple<int, int, int, double>, Seconds> costs_;  // (rank, dim, kind, bytes)
   std::vector<int> domain_;  // devices per domain of each tier, innermost first
+  std::array<const std::string*, kDims> named_{};  // the algorithm the run names for each dim, if any
+  mutable GroupPlacements own_;
+  GroupPlacements* placements_;
+  mutable std::map<std::tuple<int, int, int, double>, Seconds> costs_;  // (rank, dim, kind, bytes)
 };
 
 }  // namespace trainsim

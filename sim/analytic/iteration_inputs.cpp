@@ -152,10 +152,10 @@ IterationInputs extract_compute_inputs(const RunSpec& run) {
   return in;
 }
 
-IterationInputs extract_iteration_inputs(const RunSpec& run) {
+IterationInputs extract_iteration_inputs(const RunSpec& run, GroupPlacements* placements) {
   const auto& s = run.strategy;
   IterationInputs in = shape_of(run);
-  const CommCosts cc(run);
+  const CommCosts cc(run, placements);
   const Payloads pl = payloads(run);
   const BlockTimes bt = block_times(run);
   const LayerParams lp = layer_params_of(run);

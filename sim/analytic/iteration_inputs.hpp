@@ -9,6 +9,7 @@
 #include <array>
 #include <vector>
 
+#include "sim/analytic/group_placements.hpp"
 #include "sim/config/run_spec.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 
@@ -97,7 +98,8 @@ struct IterationInputs {
 };
 
 // Throws UserError for a schedule without a closed form (as the run's own checks would).
-[[nodiscard]] IterationInputs extract_iteration_inputs(const RunSpec& run);
+// `placements`: group placements kept across calls (the search's), or none.
+[[nodiscard]] IterationInputs extract_iteration_inputs(const RunSpec& run, GroupPlacements* placements = nullptr);
 // Only the shape, the schedule and each stage's compute (forward, backward_input, weight_grad,
 // recompute, optimizer): every communication and memory input left 0. What the search's lower
 // bound needs (sim/search/bound), at about a third of the cost of the full extraction.

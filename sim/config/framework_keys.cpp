@@ -64,7 +64,7 @@ std::vector<KeyEntry<FrameworkMemory>> memory_entries() {
   };
 }
 
-std::vector<KeyEntry<FrameworkMoe>> moe_entries() {
+std::vector<KeyEntry<FrameworkMoe>> framework_moe_entries() {
   using M = FrameworkMoe;
   const Need opt = Need::kOptional;
   return {
@@ -109,7 +109,7 @@ const KeyTable<FrameworkMemory>& framework_memory_keys() {
 }
 
 const KeyTable<FrameworkMoe>& framework_moe_keys() {
-  static const KeyTable<FrameworkMoe> table(moe_entries());
+  static const KeyTable<FrameworkMoe> table(framework_moe_entries());
   return table;
 }
 

@@ -74,7 +74,7 @@ class Searcher {
 
   IterationInputs extract() {
     ++out_.counts.extractions;
-    return extract_iteration_inputs(work_);
+    return extract_iteration_inputs(work_, &placements_);
   }
 
   // Memory of the fullest stage with the current strategy of work_, bytes.
@@ -170,6 +170,7 @@ class Searcher {
   const SearchSpace& space_;
   const IterationTheta& theta_;
   RunSpec work_;
+  GroupPlacements placements_;  // kept across the strategies extracted one after the other
   TopK top_;
   double capacity_;
   SearchOutcome out_;
