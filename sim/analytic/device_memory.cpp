@@ -53,38 +53,51 @@ Bytes fp8_weight_bytes(const RunSpec& run, double linear_params, int dp_group) {
   return run.fp8.param_gather ? linear_params * (q + q - bf16) : linear_params * 2 * q;
 }
 
-DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& schedule, int stage) {
-  const auto& s = run.strategy;
-  const Shard sh = shard_of(run);
-  const auto chunks = stage_chunks(pipeline_split(run), stage);
+// The layers a stage holds over its chunks, the most in one chunk, and whether it holds the
+// embedding / the output layer.
+struct StageLayers {
   std::vector<int> layers;
-  int layers_per_chunk = 0;
+  int per_chunk = 0;
   bool first = false, last = false;
-  for (const auto& c : chunks) {
-    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) layers.push_back(l);
-    layers_per_chunk = std::max(layers_per_chunk, c.layer_count);
-    first = first || c.has_embedding;
-    last = last || c.has_output;
+};
+
+StageLayers stage_layers(const RunSpec& run, int stage) {
+  StageLayers out;
+  for (const auto& c : stage_chunks(pipeline_split(run), stage)) {
+    for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) out.layers.push_back(l);
+    out.per_chunk = std::max(out.per_chunk, c.layer_count);
+    out.first = out.first || c.has_embedding;
+    out.last = out.last || c.has_output;
   }
+  return out;
+}
+
+// Activations the stage holds at its peak: `peak` in-flight (micro-batch, chunk) units of its layers,
+// plus the embedding's output (first stage, local chunk 0) or the logits (last stage, its last local
+// chunk; one chunk when a stage holds both: interleaving needs pp >= 2) for the units of that chunk.
+Bytes stage_activations(const RunSpec& run, const Shard& sh, const ScheduleClosedForm& schedule, int stage,
+                        const StageLayers& st, int peak) {
+  const auto& s = run.strategy;
   const PipelineShape shape{s.pp, run.microbatches(), s.virtual_stages};
-  DeviceMemory out;
-  out.stage = stage;
-  out.peak_in_flight = schedule.peak_in_flight(shape, stage);
-  // The embedding's output lives in local chunk 0 of the first stage, the logits in the last local
-  // chunk of the last stage (one chunk when a stage holds both: interleaving needs pp >= 2).
   Bytes extra = 0;
-  if (first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
-  if (last) extra += last_stage_activation_bytes(run.model, sh);
-  const int extra_units = first || last ? schedule.chunk_peak_in_flight(shape, stage, first ? 0 : s.virtual_stages - 1) : 0;
-  Bytes activations = activations_in_flight(out.peak_in_flight, layers_per_chunk,
-                                            per_layer_activations(run, sh, layers), extra, extra_units);
+  if (st.first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
+  if (st.last) extra += last_stage_activation_bytes(run.model, sh);
+  const int extra_units =
+      st.first || st.last ? schedule.chunk_peak_in_flight(shape, stage, st.first ? 0 : s.virtual_stages - 1) : 0;
+  Bytes activations =
+      activations_in_flight(peak, st.per_chunk, per_layer_activations(run, sh, st.layers), extra, extra_units);
   // A pipeline engine that keeps each in-flight micro-batch's stage output for its backward
   // (DeepSpeed's pipe_buffers["outputs"]) holds one more hidden-state tensor per unit.
   if (run.framework.memory.keeps_stage_outputs)
-    activations += static_cast<double>(out.peak_in_flight) * static_cast<double>(sequence_tokens(sh)) *
-                   run.model.hidden * activation_element_bytes(run.precision);
-  const ParamCount held = device_params(run.model, layers, first, last, s.tp, s.ep);
-  out.params = static_cast<double>(held.total());
+    activations += static_cast<double>(peak) * static_cast<double>(sequence_tokens(sh)) * run.model.hidden *
+                   activation_element_bytes(run.precision);
+  return activations;
+}
+
+// What the optimizer's sharding works on: the stage's dense and expert parameters, their groups, the
+// bytes per parameter of gradients and optimizer state.
+ModelStateInput model_state_of(const RunSpec& run, const ParamCount& held) {
+  const auto& s = run.strategy;
   ModelStateInput state;
   state.params = static_cast<double>(held.non_expert());
   state.dp_group = s.dp * s.cp;
@@ -96,19 +109,38 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   state.per_param.optimizer = optimizer_state_bytes(s.optimizer_state, run.fp8.param_gather && is_fp8(run.precision));
   // DeepSpeed ZeRO 1/2 steps on an fp32 copy of its shard's gradients (4 bytes per parameter).
   if (run.framework.memory.fp32_grad_partition) state.per_param.optimizer += 4;
-  double largest_layer = 0;
-  bool seen[2] = {false, false};  // one dense and one MoE layer stand for all
+  return state;
+}
+
+// Parameters of the largest layer the stage holds on one device (one dense and one MoE layer stand for all).
+double largest_layer_params(const RunSpec& run, const std::vector<int>& layers) {
+  double largest = 0;
+  bool seen[2] = {false, false};
   for (int l : layers) {
     const int k = is_moe_layer(run.model, l) ? 1 : 0;
     if (seen[k]) continue;
     seen[k] = true;
-    largest_layer = std::max(largest_layer, static_cast<double>(layer_params_on_device(run.model, l, s.tp, s.ep).total()));
+    largest = std::max(largest, static_cast<double>(
+                                    layer_params_on_device(run.model, l, run.strategy.tp, run.strategy.ep).total()));
   }
-  const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage, largest_layer,
-                                       activation_element_bytes(run.precision));
+  return largest;
+}
+
+DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& schedule, int stage) {
+  const auto& s = run.strategy;
+  const Shard sh = shard_of(run);
+  const StageLayers st = stage_layers(run, stage);
+  DeviceMemory out;
+  out.stage = stage;
+  out.peak_in_flight = schedule.peak_in_flight(PipelineShape{s.pp, run.microbatches(), s.virtual_stages}, stage);
+  const Bytes activations = stage_activations(run, sh, schedule, stage, st, out.peak_in_flight);
+  const ParamCount held = device_params(run.model, st.layers, st.first, st.last, s.tp, s.ep);
+  out.params = static_cast<double>(held.total());
+  const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage,
+                                       largest_layer_params(run, st.layers), activation_element_bytes(run.precision));
   const FrameworkMemory& fm = run.framework.memory;
   const Bytes fixed = run.framework_overhead + fm.context + fm.workspace;
-  const MemoryBreakdown b = memory_breakdown(state, activations, comm, fixed);
+  const MemoryBreakdown b = memory_breakdown(model_state_of(run, held), activations, comm, fixed);
   const Bytes fp8_copies = fp8_weight_bytes(run, static_cast<double>(held.linear()), s.dp * s.cp);
   out.weights = b.weights + fp8_copies;
   out.gradients = b.gradients;

@@ -1,6 +1,6 @@
 // Data-parallel communication of one stage for the formulas' inputs: DP gradient buckets and
-// ZeRO-1/2 parameter gathers once per iteration, ZeRO-3 per-layer gathers and reduce-scatters per
-// micro-batch, cut and ordered as the graph builder does it (sim/graph/grad_sync.cpp, chunk_tasks.cpp).
+// ZeRO-1/2 parameter gathers once per iteration, cut and ordered as the graph builder does it
+// (sim/graph/grad_sync.cpp); ZeRO-3's per-layer collectives are in zero3_inputs.hpp.
 #pragma once
 #include <vector>
 
@@ -20,8 +20,6 @@ struct LayerParams {
 };
 [[nodiscard]] LayerParams layer_params_of(const RunSpec& run);
 
-void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
-                    const std::vector<ChunkLayers>& chunks, const LayerParams& lp, StageInputs& out);
 void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double params,
                  const BlockTimes& bt, const std::vector<ChunkLayers>& chunks, const LayerParams& lp,
                  StageInputs& out);

@@ -11,6 +11,7 @@
 
 #include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/dp_inputs.hpp"
+#include "sim/analytic/zero3_inputs.hpp"
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/merged_exposure.hpp"
