@@ -28,6 +28,7 @@ Command kernels_command();
 Command estimate_command();
 Command fit_command();
 Command bench_formulas_command();
+Command bench_engine_command();
 Command search_command();
 Command sweep_command();
 Command schema_command();

@@ -10,7 +10,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> all = {list_command(),     check_command(),     graph_command(),
                                            simulate_command(), validate_command(),  calibrate_command(),
                                            kernels_command(),  estimate_command(),
-                                           fit_command(),      bench_formulas_command(), search_command(),
+                                           fit_command(),      bench_formulas_command(), bench_engine_command(), search_command(),
                                            sweep_command(),    schema_command(),    import_model_command()};
   return all;
 }
