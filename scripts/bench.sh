@@ -68,6 +68,9 @@ awk '{x = log($1); y = log($2); n++; sx += x; sy += y; sxx += x * x; sxy += x * 
           (n * sxy - sx * sy) / (n * sxx - sx * sx)}' "$out/scaling"
 echo
 [ "$mode" = "--quick" ] && exit 0
+echo "SimGrid's own primitives at the same actor counts (trainsim bench-engine: CPU per wake-up, no replay):"
+$bin bench-engine | sed 's/^/  /'
+echo
 measure "Megatron 145.6B, 1,536 A100 (t8 p8 d24 interleaved), unfolded" \
   $bin simulate workloads/megatron-145b-1536.yaml --fold off
 measure "Megatron 145.6B, 1,536 A100, folded" $bin simulate workloads/megatron-145b-1536.yaml --fold on

@@ -63,7 +63,7 @@ double log_slope(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 int run_bench_engine(const ParsedArgs& a) {
-  const std::vector<int> actors = parse_actors(a.get("actors", "256,1024,4096,16384"));
+  const std::vector<int> actors = parse_actors(a.get("actors", "64,256,1024,4096,16384"));
   const std::vector<EnginePrimitive> primitives = parse_primitives(a.get("primitives", "yield,sleep,execute"));
   long total = 0;
   try {
@@ -113,7 +113,7 @@ Command bench_engine_command() {
       "of its own. It prints CPU seconds per wake-up and, per primitive, the exponent a of its growth with\n"
       "the number of actors: a simulation doing a fixed amount of work per actor grows as actors^(1 + a)\n"
       "from SimGrid alone (compare scripts/bench.sh's growth exponent of the replay).";
-  spec.options = {{"actors", "N,N,...", "actor counts to measure (default 256,1024,4096,16384; at most 65536)"},
+  spec.options = {{"actors", "N,N,...", "actor counts to measure (default 64,256,1024,4096,16384; at most 65536)"},
                   {"primitives", "LIST", "which of yield, sleep, execute (default all three)"},
                   {"wakeups", "N", "wake-ups per case, spread over the actors (default 4000000)"}};
   spec.max_positionals = 0;
