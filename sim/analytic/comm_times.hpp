@@ -4,6 +4,7 @@
 // names or the NCCL-like default choice (sim/collective/choose.cpp), and that algorithm's closed
 // form (collective_time.hpp) with the tier's alpha (latency) and beta (bandwidth x planes x efficiency).
 #pragma once
+#include <array>
 #include <map>
 #include <string>
 #include <tuple>
@@ -28,6 +29,8 @@ class CommCosts {
  public:
   // `placements`: the caller's, kept across runs (GroupPlacements); none: the instance's own.
   explicit CommCosts(const RunSpec& run, GroupPlacements* placements = nullptr);
+  CommCosts(const CommCosts&) = delete;  // may point at its own placements
+  CommCosts& operator=(const CommCosts&) = delete;
   // One collective of `kind` on the `d` group of `rank`, `bytes` as collective_cost takes them.
   [[nodiscard]] Seconds collective(int rank, Dim d, CollectiveKind kind, Bytes bytes) const;
   // The algorithm, shape and links collective() uses; shape.members 1 for a group of one.
