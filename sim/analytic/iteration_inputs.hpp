@@ -9,11 +9,12 @@
 #include <array>
 #include <vector>
 
-#include "sim/analytic/group_placements.hpp"
 #include "sim/config/run_spec.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 
 namespace trainsim {
+
+class GroupPlacements;  // sim/analytic/group_placements.hpp
 
 // One point of a once-per-iteration race between the DP stream and the pass it hides behind: once a
 // bucket can go, `comm` seconds of DP collectives are still to run on the stream, and `share` of the

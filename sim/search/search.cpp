@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/analytic/device_memory.hpp"
+#include "sim/analytic/group_placements.hpp"
 #include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
 #include "sim/search/bound.hpp"
