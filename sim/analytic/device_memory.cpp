@@ -7,6 +7,7 @@
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/mesh.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 #include "sim/strategy/stage_layout.hpp"
 
@@ -102,7 +103,7 @@ ModelStateInput model_state_of(const RunSpec& run, const ParamCount& held) {
   state.params = static_cast<double>(held.non_expert());
   state.dp_group = s.dp * s.cp;
   state.expert_params = static_cast<double>(held.expert());
-  state.expert_dp_group = std::max(1, s.dp * s.cp / s.ep);
+  state.expert_dp_group = expert_grad_degree(s);
   state.zero_stage = s.zero_stage;
   state.offload_optimizer = s.offload == Offload::kOptimizer;
   state.per_param.gradients = gradient_element_bytes(run);  // fp32 main gradients in bf16 runs by default

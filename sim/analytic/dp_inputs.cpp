@@ -196,14 +196,13 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
   }
   if (!sharded) return;
   if (!s.overlap.zero_param_gather) {
-    double dense = params, expert = 0;  // the stage's parameters per group, as split_params splits them
-    for (const PassItem& item : forward_items(run, bt, chunks, lp)) {
-      const auto [d, e] = split_params(run, item);
-      dense -= item.params - d, expert += e;
-    }
-    out.param_gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, dense * pl.param_element);
-    if (expert > 0)
-      out.param_gather += cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, expert * pl.param_element);
+    double experts = 0;  // the stage's routed experts' parameters
+    for (const ChunkLayers& c : chunks)
+      for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l) experts += lp.expert[static_cast<size_t>(l)];
+    const GradSplit g = grad_split(s, params, experts);
+    out.param_gather = cc.collective(rank, Dim::kDpCp, CollectiveKind::kAllGather, g.dense * pl.param_element);
+    if (g.expert > 0)
+      out.param_gather += cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, g.expert * pl.param_element);
     return;
   }
   const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.weight_element);

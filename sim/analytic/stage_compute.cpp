@@ -58,8 +58,7 @@ void add(StageCompute& s, const BlockPassTimes& b) {
 
 // The host time the framework leaves exposed in a chunk's two passes, added to the stage's
 // forward and input-gradient times (a pipeline receive and send count one launch each).
-void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, ChunkPass p) {
-  const HostCosts h = host_costs_on(run.framework.host, run.platform);
+void add_host_time(StageCompute& s, const HostCosts& h, const ChunkLayers& c, ChunkPass p) {
   if (!h.any()) return;
   p.forward_launches.calls += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
   p.backward_launches.calls += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
@@ -73,6 +72,7 @@ void add_host_time(StageCompute& s, const RunSpec& run, const ChunkLayers& c, Ch
 
 StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::vector<ChunkLayers>& chunks) {
   const auto& s = run.strategy;
+  const HostCosts host = host_costs_on(run.framework.host, run.platform);
   StageCompute out;
   std::vector<int> layers;
   bool first = false, last = false;
@@ -90,7 +90,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       add(out, attention), pass.add(attention);
       add(out, ffn);
       if (moe && (run.moe_dispatch_syncs() || ffn.activation_sync))
-        pass.add_synced(ffn, host_costs_on(run.framework.host, run.platform), run.moe_dispatch_syncs());
+        pass.add_synced(ffn, host, run.moe_dispatch_syncs());
       else
         pass.add(ffn);
       const LayerRecompute redo = layer_recompute(run, t, l, position);
@@ -98,7 +98,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       pass.add_recompute(redo.seconds, redo.launches);
     }
     if (c.has_output) add(out, t.output), pass.add(t.output);
-    add_host_time(out, run, c, pass);
+    add_host_time(out, host, c, pass);
   }
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(device.total());

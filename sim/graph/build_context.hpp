@@ -1,7 +1,9 @@
 // State shared by the pieces of the graph builder while one stage's template is built.
 #pragma once
+#include <utility>
 #include <vector>
 
+#include "sim/analytic/host_time.hpp"
 #include "sim/config/run_spec.hpp"
 #include "sim/graph/kernel_templates.hpp"
 #include "sim/graph/stage_graph.hpp"
@@ -11,10 +13,12 @@
 namespace trainsim {
 
 struct BuildContext {
-  BuildContext(const RunSpec& r, StageGraph& g, KernelTemplates k) : run(r), graph(g), kernels(std::move(k)) {}
+  BuildContext(const RunSpec& r, StageGraph& g, KernelTemplates k)
+      : run(r), graph(g), kernels(std::move(k)), host(host_costs_on(r.framework.host, r.platform)) {}
   const RunSpec& run;
   StageGraph& graph;
   KernelTemplates kernels;
+  HostCosts host;  // the framework's host costs on this platform's host (host_costs_on)
   std::vector<ChunkLayers> chunks;
   // Payload sizes, bytes.
   Bytes tp_bytes = 0;      // b * s_local * h * element: TP all-reduce / reduce-scatter buffer

@@ -1,5 +1,6 @@
 #include "sim/graph/chunk_tasks.hpp"
 
+#include "sim/graph/grad_sync.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
 #include "sim/graph/p2p_tasks.hpp"
@@ -63,10 +64,7 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
                        TaskRole::kForward);
   const int end = c.first_layer + c.layer_count;
   for (int layer = c.first_layer; layer < end; ++layer) {
-    for (auto* gathers : {&ctx.layer_param_gather, &ctx.layer_expert_gather}) {
-      int64_t& bucket = (*gathers)[static_cast<size_t>(layer)];
-      if (bucket >= 0) ctx.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
-    }
+    take_param_gathers(ctx, layer, ctx.pending);
     gather_params(ctx, layer, layer + 1 < end ? layer + 1 : -1, mb, TaskRole::kForward, layer == c.first_layer);
     layer_forward(ctx, layer, mb, TaskRole::kForward);
   }

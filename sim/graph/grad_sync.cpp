@@ -95,6 +95,13 @@ void emit_param_prefetch(BuildContext& ctx) {
   }
 }
 
+void take_param_gathers(BuildContext& ctx, int layer, std::vector<TaskId>& pending) {
+  for (auto* gathers : {&ctx.layer_param_gather, &ctx.layer_expert_gather}) {
+    int64_t& bucket = (*gathers)[static_cast<size_t>(layer)];
+    if (bucket >= 0) pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
+  }
+}
+
 void emit_grad_sync_and_optimizer(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
   const bool reduce = s.dp * s.cp > 1 && s.zero_stage < 3;

@@ -22,6 +22,9 @@ namespace trainsim {
 // grad_bucket_size, in layer order, and records in ctx.layer_param_gather which one each
 // layer's first forward waits for (Megatron's overlap_param_gather dispatches per bucket).
 void emit_param_prefetch(BuildContext& ctx);
+// Moves the prefetched parameter gathers (dense and experts') that `layer`'s first forward waits for
+// into `pending`, once: later forwards of the layer find none.
+void take_param_gathers(BuildContext& ctx, int layer, std::vector<TaskId>& pending);
 void emit_grad_sync_and_optimizer(BuildContext& ctx);
 
 }  // namespace trainsim

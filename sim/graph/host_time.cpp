@@ -42,7 +42,7 @@ void new_segment(BuildContext& ctx) {
 void begin_pass(BuildContext& ctx) { new_segment(ctx); }
 
 void host_sync(BuildContext& ctx, int microbatch) {
-  const HostCosts host = host_costs_on(ctx.run.framework.host, ctx.run.platform);
+  const HostCosts& host = ctx.host;
   if (!host.any()) return;
   const auto [device, launches] = segment_work(ctx, 0);
   add_host_task(ctx, exposed_segment_time(host, device, launches), microbatch);
@@ -50,7 +50,7 @@ void host_sync(BuildContext& ctx, int microbatch) {
 }
 
 void end_pass(BuildContext& ctx, int trailing_launches, int instructions, int microbatch) {
-  const HostCosts host = host_costs_on(ctx.run.framework.host, ctx.run.platform);
+  const HostCosts& host = ctx.host;
   if (!host.any()) return;
   const auto [device, launches] = segment_work(ctx, trailing_launches);
   add_host_task(ctx, exposed_host_time(host, device, launches, instructions), microbatch);

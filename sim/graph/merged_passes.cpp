@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/analytic/host_time.hpp"
+#include "sim/graph/grad_sync.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
 #include "sim/model/layer_ops.hpp"
@@ -67,12 +68,7 @@ TaskId merge_moe_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers&
 // Layer position k of both passes: merged when both are MoE layers, else each whole, forward first.
 // Returns the backward layer's last weight-gradient task (when there is one).
 TaskId merge_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers& l) {
-  if (l.forward >= 0) {
-    for (auto* gathers : {&ctx.layer_param_gather, &ctx.layer_expert_gather}) {
-      int64_t& bucket = (*gathers)[static_cast<size_t>(l.forward)];
-      if (bucket >= 0) f.pending.push_back(static_cast<TaskId>(bucket)), bucket = -1;
-    }
-  }
+  if (l.forward >= 0) take_param_gathers(ctx, l.forward, f.pending);
   const ModelSpec& m = ctx.run.model;
   if (l.forward >= 0 && l.backward >= 0 && is_moe_layer(m, l.forward) && is_moe_layer(m, l.backward))
     return merge_moe_layers(ctx, f, b, l);
