@@ -132,7 +132,7 @@ void DeviceLoop::begin_compute(StreamState& st, TaskId wait) {
   const double until = wait == kNoTask ? -1 : join_wait(dev_, streams_, wait, chain_);
   size_t j = st.next;
   const double work = take_run(dev_, *st.order, &j, traced_);
-  chain_.push_back({j, kNoTask, 0});
+  chain_.push_back({j, kNoTask, Stream::kCompute, 0});
   st.run_end = j;
   if (until >= 0) {
     dev_.kernel.start_until(until);
@@ -146,8 +146,7 @@ void DeviceLoop::begin_compute(StreamState& st, TaskId wait) {
 void DeviceLoop::extend_running_chain() {
   if (traced_ || !dev_.kernel.running()) return;
   extend_chain(ctx_, dev_, streams_, chain_);
-  for (int s = 1; s < kStreams; ++s)
-    if (state(s).chained) holds_ &= static_cast<uint8_t>(~(1u << s));
+  holds_ &= static_cast<uint8_t>(~chained_streams(chain_));
 }
 
 void DeviceLoop::wait_next() {

@@ -121,23 +121,24 @@ class DeviceLoop {
   // The stream's task in progress is over; its next task is at `next` in its order.
   void end_task(StreamState& st, size_t next);
 
+  // What the loop reads at every wake-up first, the streams' states last (see StreamState).
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
   const StageGraph& graph_;
-  PipelineInboxes inboxes_;
-  bool traced_ = false;
-  double precision_ = 0;       // SimGrid's surf/precision, seconds
-  double recv_started_ = -1;   // when the message of the last ended pipeline receive began to move
+  double precision_ = 0;  // SimGrid's surf/precision, seconds
   int open_ = 0;          // streams with tasks left
   // Bit s: stream s may be able to begin its next task (begin_ready), holds its stream until
   // hold_end, waits on flows (flows[cursor] onwards).
   uint8_t recheck_ = (1u << kStreams) - 1, holds_ = 0, flows_ = 0;
   uint8_t deciding_ = 0;  // bit s: stream s began a collective that may be timed (decide_pairs)
-  std::array<StreamState, kStreams> streams_;
+  bool traced_ = false;
   std::vector<ChainItem> chain_;  // the compute stream's chain in progress (kernel_chain.hpp)
   StartBatch starts_;
   std::vector<simgrid::s4u::ActivityPtr> waitset_;
   std::vector<int> waitset_stream_;  // the stream of each, or a pipeline inbox (< 0)
+  double recv_started_ = -1;         // when the message of the last ended pipeline receive began to move
+  PipelineInboxes inboxes_;
+  std::array<StreamState, kStreams> streams_;
 };
 
 }  // namespace trainsim

@@ -33,21 +33,21 @@ void DeviceLoop::end_compute(StreamState& st) {
       ctx_.count_tasks(item.run_end - k);
       for (; k < item.run_end; ++k) finished(order[k]);
     } else {
-      const Stream held = graph_.task(item.held).stream;
-      dev_.stats.time[static_cast<int>(wait_category(held))] += end - start;
-      dev_.stats.bytes_sent[static_cast<size_t>(held)] += item.sent;
+      dev_.stats.time[static_cast<int>(wait_category(item.stream))] += end - start;
+      dev_.stats.bytes_sent[static_cast<size_t>(item.stream)] += item.sent;
       finished(item.held);
       ctx_.count_tasks(1);
     }
     start = end;
   }
   dev_.kernel.stop();
-  for (StreamState& held : streams_)
-    if (held.chained) {
-      held.chained = held.busy = false;
-      recheck_ |= static_cast<uint8_t>(1u << (&held - streams_.data()));
-      if (held.next == held.order->size()) --open_;
-    }
+  const uint8_t chained = chained_streams(chain_);
+  for (uint8_t m = chained; m != 0; m &= static_cast<uint8_t>(m - 1)) {
+    StreamState& held = state(__builtin_ctz(m));
+    held.chained = held.busy = false;
+    if (held.next == held.order->size()) --open_;
+  }
+  recheck_ |= chained;
   end_task(st, st.run_end);
 }
 

@@ -47,7 +47,7 @@ bool follow(DeviceRuntime& dev, DeviceStreams& streams, const std::vector<TaskId
   if (!can_follow(dev, streams, order, *j, &wait)) return false;
   if (wait != kNoTask) dev.kernel.then_until(join_wait(dev, streams, wait, chain));
   const double work = take_run(dev, order, j, false);
-  chain.push_back({*j, kNoTask, 0});
+  chain.push_back({*j, kNoTask, Stream::kCompute, 0});
   dev.kernel.then_compute(work * kHostSpeed);
   return true;
 }
@@ -71,13 +71,14 @@ bool waits_for(const DeviceRuntime& dev, const DeviceStreams& streams, size_t j,
 }
 
 double join_wait(DeviceRuntime& dev, DeviceStreams& streams, TaskId wait, std::vector<ChainItem>& chain) {
-  StreamState& held = streams[static_cast<size_t>(dev.stage->graph->task(wait).stream)];
+  const Stream stream = dev.stage->graph->task(wait).stream;
+  StreamState& held = streams[static_cast<size_t>(stream)];
   const double end = held.hold_end;
   held.chained = true;
   held.timed = false;
   held.hold_end = -1;
   ++held.next;
-  chain.push_back({0, wait, held.timed_sent});
+  chain.push_back({0, wait, stream, held.timed_sent});
   return end;
 }
 
@@ -106,17 +107,25 @@ void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams
     Bytes sent = 0;
     const double hold = held_collective_seconds(ctx, dev, t, &sent);
     if (hold < 0) return;
-    StreamState& held = streams[static_cast<size_t>(dev.stage->graph->task(t).stream)];
+    const Stream stream = dev.stage->graph->task(t).stream;
+    StreamState& held = streams[static_cast<size_t>(stream)];
     held.busy = held.chained = true;
     held.stalled = false;
     ++held.next;
-    chain.push_back({0, t, sent});
+    chain.push_back({0, t, stream, sent});
     dev.kernel.then_hold(hold);
     const double work = take_run(dev, order, &j, false);
-    chain.push_back({j, kNoTask, 0});
+    chain.push_back({j, kNoTask, Stream::kCompute, 0});
     dev.kernel.then_compute(work * kHostSpeed);
     compute.run_end = j;
   }
+}
+
+uint8_t chained_streams(const std::vector<ChainItem>& chain) {
+  uint8_t mask = 0;
+  for (const ChainItem& item : chain)
+    if (item.held != kNoTask) mask |= static_cast<uint8_t>(1u << static_cast<int>(item.stream));
+  return mask;
 }
 
 bool end_unwatched(const DeviceRuntime& dev, const DeviceStreams& streams, int s) {

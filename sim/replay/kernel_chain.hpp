@@ -11,6 +11,7 @@
 // after the hold.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "sim/replay/runtime.hpp"
@@ -19,12 +20,18 @@
 namespace trainsim {
 
 // One segment of a chain: a run of kernels (held == kNoTask) that ends before compute-order
-// position run_end, or the hold of collective `held`, which sends `sent` bytes.
+// position run_end, or the hold of collective `held`, which sends `sent` bytes from stream
+// `stream`. The streams of a chain's holds are the streams it holds (StreamState::chained): the
+// device's loop finds them here rather than looking at every stream's state.
 struct ChainItem {
   size_t run_end = 0;
   TaskId held = kNoTask;
+  Stream stream = Stream::kCompute;
   Bytes sent = 0;
 };
+
+// Bit s set: the chain holds a task of stream s.
+[[nodiscard]] uint8_t chained_streams(const std::vector<ChainItem>& chain);
 
 using DeviceStreams = std::array<StreamState, kStreams>;
 

@@ -39,10 +39,10 @@ class PipelineInboxes {
 
  private:
   struct Inbox {
+    simgrid::s4u::CommPtr posted;  // first: add_waits reads it at every wake-up of the device
     simgrid::s4u::Mailbox* box = nullptr;
     int to_post = 0;   // receives still to post
     std::deque<double> arrived;  // start times of arrived messages no receive task has taken yet
-    simgrid::s4u::CommPtr posted;
   };
   static size_t index(int offset) { return offset < 0 ? 0 : 1; }
   void post_next(Inbox& in, StartBatch& starts);
