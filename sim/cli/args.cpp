@@ -1,5 +1,6 @@
 #include "sim/cli/args.hpp"
 
+#include <limits>
 #include <sstream>
 
 #include "sim/core/error.hpp"
@@ -62,6 +63,11 @@ ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& a
     } else if (!inline_value) {
       if (i + 1 >= args.size())
         throw UserError("trainsim " + spec.name + ": --" + name + " needs a value (" + opt->value_name + ")");
+      // An option where its value should be: the value was forgotten (a value that really begins
+      // with "--" is written --name=VALUE).
+      if (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)
+        throw UserError("trainsim " + spec.name + ": --" + name + " needs a value (" + opt->value_name + "), got the option '" +
+                        args[i + 1] + "'; write --" + name + "=VALUE for a value that begins with --");
       value = args[++i];
     }
     if (!opt->repeatable && out.has(name))
@@ -99,6 +105,10 @@ int option_int(const ParsedArgs& a, const std::string& name, int fallback) {
   int out = 0;
   try {
     out = std::stoi(v, &used);
+  } catch (const std::out_of_range&) {
+    throw UserError("--" + name + ": " + v + " is out of range (an integer from " +
+                    std::to_string(std::numeric_limits<int>::min()) + " to " +
+                    std::to_string(std::numeric_limits<int>::max()) + ")");
   } catch (const std::exception&) {
     used = 0;
   }

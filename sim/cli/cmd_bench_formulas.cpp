@@ -3,6 +3,7 @@
 // extracts each one's inputs once (kernel roofline per block, collective costs, memory: timed
 // separately), then evaluates the iteration time and every stage's peak memory of all of them,
 // round after round, for at least --seconds of CPU time; prints both rates per CPU second.
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -35,7 +36,9 @@ int run_bench_formulas(const ParsedArgs& a) {
   } catch (const std::exception&) {
     throw UserError("bench-formulas: --strategies takes a whole number and --seconds a number");
   }
-  if (strategies < 1 || min_seconds <= 0) throw UserError("bench-formulas: --strategies >= 1 and --seconds > 0");
+  if (strategies < 1 || !(min_seconds > 0) || !std::isfinite(min_seconds))
+    throw UserError("bench-formulas: --strategies takes a whole number >= 1 and --seconds a finite number > 0 (got " +
+                    a.get("strategies", "1000") + " and " + a.get("seconds", "2") + ")");
   const ThetaFile theta = load_theta_for(load_platform(platform), "");
   std::vector<DesignPoint> points;
   std::set<std::string> seen;  // the draw may repeat a strategy: keep each once

@@ -45,6 +45,9 @@ int run_graph(const ParsedArgs& a) {
   describe_memory(std::cout, run, {memory[static_cast<size_t>(stage)]});
   if (a.has("dot")) {
     const int microbatch = option_int(a, "microbatch", 0);
+    if (microbatch < 0 || microbatch >= run.microbatches())
+      throw UserError("--microbatch: " + std::to_string(microbatch) + " is not a micro-batch of this run; valid: 0.." +
+                      std::to_string(run.microbatches() - 1));
     write_output_file(a.get("dot"), "--dot", [&](std::ostream& out) { write_dot(out, graph, microbatch); });
     std::cout << "wrote " << a.get("dot") << " (render with: dot -Tsvg " << a.get("dot") << " -o graph.svg)\n";
   }

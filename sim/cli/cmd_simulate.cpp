@@ -84,6 +84,7 @@ TraceGranularity trace_granularity(const ParsedArgs& a) {
 }
 
 int run_simulate(const ParsedArgs& a) {
+  require_distinct_outputs(a, {"json", "trace", "links"});
   const RunSpec run = load_run_for_command(a);
   const auto memory = stage_memory(run);
   if (!a.has("allow-oom")) require_fits(run, memory);

@@ -15,6 +15,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_loading.hpp"
 #include "sim/cli/sweep_jobs.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/sweep_output.hpp"
 #include "sim/cli/sweep_point.hpp"
 #include "sim/core/child_process.hpp"
@@ -101,6 +102,7 @@ std::vector<PointResult> run_points(const SweepSpec& spec, const std::vector<Swe
 }
 
 int run_local_or_emit(const ParsedArgs& a) {
+  require_distinct_outputs(a, {"csv", "markdown", "plot"});
   SweepSpec spec = spec_from_args(a);
   const std::vector<SweepPoint> grid = expand_grid(parse_varies(spec.varies), spec.zip);
   const std::vector<RunSpec> runs = load_points(spec, grid);

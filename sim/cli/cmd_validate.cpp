@@ -58,6 +58,7 @@ std::string files_relative_to(const std::vector<std::string>& files, const std::
 }
 
 int run_validate(const ParsedArgs& a) {
+  require_distinct_outputs(a, {"csv", "ranking-csv", "markdown", "plot"});
   const MeasurementSet set = load_measurement_args(a);
   const auto rows = select_measurements(set, split_list(a.get("only")), split_option(a));
   if (rows.empty()) throw UserError("no measurement in " + set.file + " matches --only/--split");

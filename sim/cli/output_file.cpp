@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "sim/core/error.hpp"
 
@@ -47,6 +49,22 @@ void write_output_file(const std::string& path, const std::string& option,
   if (ec) {
     std::remove(target.c_str());
     fail(option, path, ec.value());
+  }
+}
+
+void require_distinct_outputs(const ParsedArgs& a, std::initializer_list<const char*> options) {
+  std::vector<std::pair<std::string, std::string>> seen;  // (path as the file system resolves it, option)
+  for (const char* option : options) {
+    if (!a.has(option)) continue;
+    std::error_code ec;
+    if (fs::exists(a.get(option), ec) && !fs::is_regular_file(a.get(option), ec)) continue;  // /dev/stdout and the like
+    const fs::path resolved = fs::weakly_canonical(a.get(option), ec);
+    const std::string key = ec ? a.get(option) : resolved.string();
+    for (const auto& [path, other] : seen)
+      if (path == key)
+        throw UserError("--" + other + " and --" + option + " name the same file (" + a.get(option) +
+                        "); give each output a file of its own");
+    seen.emplace_back(key, option);
   }
 }
 

@@ -5,12 +5,19 @@
 // everything reached the disk; a device or pipe (/dev/stdout, /dev/full) is written directly.
 #pragma once
 #include <functional>
+#include <initializer_list>
 #include <ostream>
 #include <string>
+
+#include "sim/cli/args.hpp"
 
 namespace trainsim {
 
 // Writes `path` with `fill`; `option` names the command-line option in messages ("--json").
 void write_output_file(const std::string& path, const std::string& option, const std::function<void(std::ostream&)>& fill);
+
+// Throws UserError when two of the given output options name the same file (the second write
+// would silently replace the first).
+void require_distinct_outputs(const ParsedArgs& a, std::initializer_list<const char*> options);
 
 }  // namespace trainsim

@@ -1,5 +1,6 @@
 #include "sim/report/run_description.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -125,6 +126,20 @@ void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<De
   }
 }
 
+namespace {
+
+// What would shrink the largest part of a device's memory.
+std::string memory_advice(const DeviceMemory& d) {
+  const Bytes state = std::max({d.weights, d.gradients, d.optimizer});
+  const Bytes largest = std::max({state, d.activations, d.comm_buffers, d.framework});
+  if (largest == d.comm_buffers) return "a smaller strategy.grad_bucket_size (the communication buffers are the largest part)";
+  if (largest == d.framework) return "a smaller framework_overhead (the framework's memory is the largest part)";
+  if (largest == d.activations) return "recompute: full, a smaller micro_batch or more tp/pp/cp";
+  return "a higher zero_stage or more tp/pp";
+}
+
+}  // namespace
+
 void require_fits(const RunSpec& run, const std::vector<DeviceMemory>& stages) {
   const DeviceMemory& worst = peak_memory(stages);
   const Bytes cap = run.platform.accelerator.memory_capacity;
@@ -132,10 +147,10 @@ void require_fits(const RunSpec& run, const std::vector<DeviceMemory>& stages) {
   throw StrategyError(run.source_file + ": strategy does not fit in memory: stage " + std::to_string(worst.stage) +
                       " needs " + human_bytes(worst.total()) + " per device (weights " + human_bytes(worst.weights) +
                       ", gradients " + human_bytes(worst.gradients) + ", optimizer " + human_bytes(worst.optimizer) +
-                      ", activations " + human_bytes(worst.activations) + ") but " + run.platform.accelerator.name +
-                      " has " + human_bytes(cap) +
-                      "; try a higher zero_stage, recompute: full, more tp/pp, or a smaller micro_batch "
-                      "(or --allow-oom to simulate anyway)");
+                      ", activations " + human_bytes(worst.activations) + ", communication buffers " +
+                      human_bytes(worst.comm_buffers) + ", framework " + human_bytes(worst.framework) + ") but " +
+                      run.platform.accelerator.name + " has " + human_bytes(cap) + "; try " + memory_advice(worst) +
+                      " (or --allow-oom to simulate anyway)");
 }
 
 }  // namespace trainsim

@@ -81,7 +81,7 @@ TEST_CASE("the repeated-runs sections print each set, and nothing without one", 
 }
 
 TEST_CASE("validate keys each row by its run: a renamed copy is a repeat, another batch is not", "[validate]") {
-  const std::filesystem::path dir = scratch("trainsim-repeat-runs");
+  const std::filesystem::path dir = test::scratch("trainsim-repeat-runs");
   std::filesystem::create_directories(dir);
   const std::string original = read_text(data_dir() / "validation" / "runs" / "k22-22b-full.yaml");
   std::string renamed = "# another comment\n" + original;
