@@ -1,5 +1,9 @@
 #include "sim/config/preset_base.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "sim/config/overrides.hpp"
 #include "sim/config/spec_parsers.hpp"
 #include "sim/config/yaml_reader.hpp"
@@ -29,8 +33,12 @@ std::vector<Override> entries(MapReader& r, const YAML::Node& root) {
   if (!set.IsDefined() || set.IsNull()) return out;
   if (!set.IsMap())
     r.fail("set", "must be a map of key paths to values", r.text_of("set"), "e.g. {tiers.1.bandwidth: 800Gbps}");
+  std::vector<std::string> seen;  // each key path once, as in every other map
   for (const auto& kv : set) {
     const std::string path = kv.first.Scalar();
+    if (std::find(seen.begin(), seen.end(), path) != seen.end())
+      r.source().fail("set." + path, kv.first, "key appears twice in this map", path, "each key path once");
+    seen.push_back(path);
     Override o = parse_override(path + "=" + value_text(kv.second));
     o.text = entry_text(r.source(), kv.second, "set." + path);
     out.push_back(o);

@@ -57,3 +57,15 @@ TEST_CASE("only name description and set may stand beside base and a loop of bas
   (void)write_yaml("loop-b.yaml", "base: " + a.string() + "\nname: b\n");
   CHECK_THAT(config_error([&] { (void)load_platform(a.string()); }).what(), Catch::Contains("more than 8 bases"));
 }
+
+TEST_CASE("a key path given twice in set is refused at its second line, in flow and block form", "[config][base]") {
+  const auto block = write_yaml("twice-block.yaml", "base: " + tiny_cluster() +
+                                                        "\nname: twice\nset:\n  tiers.1.bandwidth: 800Gbps\n"
+                                                        "  tiers.1.bandwidth: 100Gbps\n");
+  const ConfigError e = config_error([&] { (void)load_platform(block.string()); });
+  CHECK_THAT(e.what(), Catch::Contains(block.string() + ":5: set.tiers.1.bandwidth") &&
+                           Catch::Contains("key appears twice in this map"));
+  const std::string tiny = (fixture_data() / "workloads/models/tiny-dense.yaml").string();
+  const auto flow = write_yaml("twice-flow.yaml", "base: " + tiny + "\nname: twice\nset: {layers: 8, layers: 16}\n");
+  CHECK_THAT(config_error([&] { (void)load_model(flow.string()); }).what(), Catch::Contains("set.layers"));
+}
