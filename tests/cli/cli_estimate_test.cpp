@@ -93,6 +93,35 @@ TEST_CASE("estimate --symbolic prints SymPy statements for T and for each collec
     CHECK(r.out.find(line) != std::string::npos);
 }
 
+TEST_CASE("estimate --symbolic output is all code or comments, so that it runs under exec; not with --json",
+          "[cli][estimate]") {
+  const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --symbolic");
+  REQUIRE(r.exit_code == 0);
+  const size_t table = r.out.find("\n# term ");
+  CHECK(table != std::string::npos);
+  CHECK(r.out.find("\n# run ") != std::string::npos);
+  CHECK(r.out.find("\nterm ") == std::string::npos);  // no uncommented table line
+  CHECK(r.out.find("\nT = ") < table);                 // the code comes first
+  const CommandResult both = run_trainsim("estimate " + kDefault + " --no-replay --symbolic --json");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("give one") != std::string::npos);
+}
+
+TEST_CASE("estimate says when the strategy does not fit in memory, in the table, the JSON and a warning",
+          "[cli][estimate]") {
+  // default.yaml's stage 0 needs 25.5 GiB per device (trainsim check); 20 GiB cards cannot hold it.
+  const std::string run = "estimate " + kDefault + " --no-replay --set platform.accelerator.memory_capacity=20GiB";
+  const CommandResult table = run_trainsim(run);
+  CHECK(table.exit_code == 0);
+  CHECK(table.out.find("memory     stage 0 needs 25.5 GiB per device of 20.0 GiB: DOES NOT FIT") != std::string::npos);
+  CHECK(table.err.find("warning: the strategy does not fit in memory") != std::string::npos);
+  const CommandResult json = run_trainsim(run + " --json");
+  CHECK(json.out.find("\"fits_in_memory\": false") != std::string::npos);
+  const CommandResult fits = run_trainsim("estimate " + kDefault + " --no-replay --json");
+  CHECK(fits.out.find("\"fits_in_memory\": true") != std::string::npos);
+  CHECK(fits.err.find("does not fit") == std::string::npos);
+}
+
 TEST_CASE("estimate with a theta file that does not exist says which file", "[cli][estimate]") {
   const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --theta /nonexistent/x.theta.yaml");
   CHECK(r.exit_code == 2);
