@@ -34,6 +34,13 @@ void check_tier_nesting(const YamlSource& source, const std::vector<TierSpec>& t
     const int outer = tiers[i].domain_size;
     const std::string inner_key = "tiers." + std::to_string(i - 1) + ".domain_size";
     const std::string outer_key = "tiers." + std::to_string(i) + ".domain_size";
+    const int per_nic = tiers[i].devices_per_nic;
+    if (per_nic > 1 && inner > 0 && inner % per_nic != 0) {  // a NIC serves devices of one inner domain (node)
+      source.fail_at("tiers." + std::to_string(i) + ".devices_per_nic",
+                     "must divide " + inner_key + " (" + std::to_string(inner) + "): a NIC is shared by devices of one '" +
+                         tiers[i - 1].name + "' domain",
+                     std::to_string(per_nic), "a divisor of " + std::to_string(inner) + ": " + list_numbers(divisors(inner)));
+    }
     if (outer == 0) continue;
     if (inner == 0) {
       source.fail_at(inner_key, "0 (all devices) is allowed only when every outer tier is 0 too", "0",
