@@ -200,3 +200,16 @@ TEST_CASE("simulate runs the heavy example runs in workloads/", "[cli][slow][hea
   }
 }
 #endif
+
+TEST_CASE("a trace of a folded replay says which asked-for devices it cannot show", "[cli]") {
+  // default.yaml: 16 devices, tp 2 x dp 4 x pp 2. Folding dp and tp replays one device per stage
+  // (2 of 16), so 14 of the ranks 0-15 are mirrors with no trace of their own.
+  const std::string trace = scratch("cli_simulate_folded_trace.json");
+  const CommandResult all = run_trainsim("simulate " + kDefault + " --fold on --trace " + trace + " --trace-devices 0-15");
+  CHECK(all.exit_code == 0);
+  CHECK(all.err.find("warning: --trace: 14 of the 16 devices asked for were folded away") != std::string::npos);
+  const CommandResult first = run_trainsim("simulate " + kDefault + " --fold on --trace " + trace + " --trace-devices 0");
+  CHECK(first.exit_code == 0);
+  CHECK(first.err.find("folded away") == std::string::npos);  // rank 0 is replayed
+  std::remove(trace.c_str());
+}
