@@ -79,6 +79,9 @@ int run_search(const ParsedArgs& a) {
   const SearchSpace space = parse_search_space(a.all("space"), a.all("fix"));
   const ThetaFile theta = load_theta_for(base.run.platform, a.get("theta", ""));
   const int top = option_int(a, "top", 10);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  const int parallel = option_int(a, "parallel", static_cast<int>(std::max(1L, cores)));
+  if (parallel < 1) throw UserError("--parallel: " + std::to_string(parallel) + " replays at once; valid: 1 or more");
   const auto start = Clock::now();
   const SearchOutcome outcome = search_strategies(base.run, space, theta.theta, top);
   std::fprintf(stderr, "search: %lld strategies in %.2f s (theta: %s)\n", outcome.counts.enumerated, since(start),
@@ -95,8 +98,6 @@ int run_search(const ParsedArgs& a) {
     // A baseline that does not fit is not replayed: it could not run.
     const bool replay_baseline = report.baseline && report.baseline->fits();
     if (replay_baseline) runs.push_back(&report.baseline->strategy.run);
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const int parallel = option_int(a, "parallel", static_cast<int>(std::max(1L, cores)));
     const auto replay_start = Clock::now();
     const std::vector<ReplayTerms> replayed = replay_all(runs, parallel, a.has("progress") || isatty(STDERR_FILENO));
     std::fprintf(stderr, "search: replayed %zu runs in %.1f s\n", runs.size(), since(replay_start));

@@ -2,6 +2,7 @@
 #include "sim/cli/theta_file.hpp"
 
 #include <filesystem>
+#include <iostream>
 
 #include "sim/config/theta_loader.hpp"
 
@@ -20,6 +21,9 @@ ThetaFile load_theta_for(const PlatformSpec& platform, const std::string& explic
   std::vector<std::string> names;
   for (const ThetaField& f : theta_fields()) names.emplace_back(f.name);
   const ThetaSpec spec = load_theta(path, names);
+  if (!spec.platform.empty() && spec.platform != platform.name)
+    std::cerr << "warning: " << spec.source_file << " was fitted for platform '" << spec.platform << "', not '"
+              << platform.name << "' of this run: its coefficients describe another machine\n";
   for (const ThetaField& f : theta_fields()) {
     const auto it = spec.coefficients.find(f.name);
     if (it != spec.coefficients.end()) out.theta.*f.value = it->second;

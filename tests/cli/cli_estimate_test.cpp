@@ -127,3 +127,12 @@ TEST_CASE("estimate with a theta file that does not exist says which file", "[cl
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("/nonexistent/x.theta.yaml") != std::string::npos);
 }
+
+TEST_CASE("estimate warns when the theta file was fitted for another platform", "[cli][estimate]") {
+  const std::string other = (kRoot / "platforms/theta/ascend-910b-pod.yaml").string();
+  const CommandResult r = run_trainsim("estimate " + kDefault + " --no-replay --theta " + other);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("was fitted for platform 'ascend-910b-pod', not 'dgx-h100-superpod'") != std::string::npos);
+  const CommandResult own = run_trainsim("estimate " + kDefault + " --no-replay");
+  CHECK(own.err.find("was fitted for platform") == std::string::npos);
+}

@@ -70,6 +70,12 @@ TEST_CASE("search refuses missing options, unknown knobs and a baseline of anoth
       "search --model llama2-7b --platform dgx-h100-superpod --devices 8 --global-batch 32 --seq 4096 --baseline " + kDefault);
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.err, Catch::Contains("has devices 16, the search 8"));
+  for (const char* parallel : {"0", "-3"}) {  // refused before the search runs, as --top 0 is
+    const CommandResult r = run_trainsim(kSearch + "--parallel " + parallel);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--parallel: ") && Catch::Contains("valid: 1 or more"));
+    CHECK_THAT(r.err, !Catch::Contains("search: "));
+  }
 }
 
 TEST_CASE("a baseline that does not fit is reported with how far over it is, and not replayed", "[cli][search]") {
