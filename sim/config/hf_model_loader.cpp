@@ -10,12 +10,14 @@
 namespace trainsim {
 namespace {
 
-// The model's name: the checkpoint it names (`_name_or_path`, last component), else the folder
-// holding config.json, else the file's stem.
+// The model's name: the checkpoint it names (`_name_or_path`, last component); else, for a file
+// named config.json (a Hugging Face checkpoint's), the folder holding it however the path is
+// written; else the file's stem (llama.json: "llama", wherever it lies).
 std::string model_name(const HfConfig& c, const std::filesystem::path& file) {
   std::string name = std::filesystem::path(c.text("_name_or_path")).filename().string();
-  if (name.empty()) name = file.parent_path().filename().string();
-  if (name.empty() || name == ".") name = file.stem().string();
+  if (name.empty() && file.filename() == "config.json")
+    name = std::filesystem::absolute(file).lexically_normal().parent_path().filename().string();
+  if (name.empty() || name == "." || name == "..") name = file.stem().string();
   return name;
 }
 

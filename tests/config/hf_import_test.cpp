@@ -212,3 +212,18 @@ TEST_CASE("a QK-norm model written as YAML keeps its qk_norm, and a model withou
   CHECK(load_model(write_yaml("qwen3-8b-imported.yaml", text).string()).qk_norm);
   CHECK(model_yaml(import("Qwen2-7B", kQwen2_7b), {}).find("qk_norm") == std::string::npos);
 }
+
+TEST_CASE("a config file not named config.json is named by its stem, however its path is written", "[config][hf]") {
+  (void)write_config("hf-named", kLlama31_8b);
+  const std::filesystem::path file = scratch_dir() / "hf-named" / "my-llama.json";
+  std::filesystem::copy_file(scratch_dir() / "hf-named" / "config.json", file,
+                             std::filesystem::copy_options::overwrite_existing);
+  CHECK(load_hf_model(file).name == "my-llama");  // not the folder, hf-named
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(file.parent_path());
+  const std::string relative = load_hf_model("my-llama.json").name;
+  const std::string config = load_hf_model("config.json").name;  // a checkpoint's: its folder
+  std::filesystem::current_path(cwd);
+  CHECK(relative == "my-llama");
+  CHECK(config == "hf-named");
+}
