@@ -99,7 +99,7 @@ void apply_arg(SearchSpace& space, const std::string& option, const std::string&
   if (key.rfind("strategy.", 0) == 0) key = key.substr(9);
   const std::vector<std::string> values = split(arg.substr(eq + 1), ',');
   if (single && values.size() != 1) throw UserError(shown + ": --fix takes one value; use --space for several");
-  space.restrict(find_knob(key, shown).name, values);
+  space.restrict(find_knob(key, shown).name, values, option);
 }
 
 }  // namespace
@@ -113,8 +113,8 @@ const std::vector<std::string>& search_knobs() {
   return names;
 }
 
-void SearchSpace::restrict(const std::string& knob, const std::vector<std::string>& values) {
-  const Knob& k = find_knob(knob, "--space " + knob);
+void SearchSpace::restrict(const std::string& knob, const std::vector<std::string>& values, const std::string& option) {
+  const Knob& k = find_knob(knob, "--" + option + " " + knob);
   std::vector<std::string> kept;
   for (const std::string& v : values) {
     if (k.kind == KnobKind::kMeshOrder && v == "all") {
@@ -122,7 +122,8 @@ void SearchSpace::restrict(const std::string& knob, const std::vector<std::strin
       continue;
     }
     const std::string valid = invalid_value(k.kind, v);
-    if (!valid.empty()) throw UserError("--space " + knob + ": '" + v + "' is not a value of " + knob + "; valid: " + valid);
+    if (!valid.empty())
+      throw UserError("--" + option + " " + knob + ": '" + v + "' is not a value of " + knob + "; valid: " + valid);
     if (std::find(kept.begin(), kept.end(), v) == kept.end()) kept.push_back(v);
   }
   auto it = allowed_.find(knob);

@@ -22,7 +22,8 @@ class SearchSpace {
  public:
   // Restricts `knob` to `values` (text as the run YAML spells them: "8", "true", "zb-h1").
   // Throws UserError for an unknown knob or a value the knob cannot take, naming what is valid.
-  void restrict(const std::string& knob, const std::vector<std::string>& values);
+  // `option` names the command-line option in messages ("space", "fix").
+  void restrict(const std::string& knob, const std::vector<std::string>& values, const std::string& option = "space");
   [[nodiscard]] bool restricted(const std::string& knob) const { return allowed_.count(knob) > 0; }
   // Whether `value` is allowed (true for every value of an unrestricted knob).
   [[nodiscard]] bool admits(const std::string& knob, const std::string& value) const;

@@ -70,6 +70,9 @@ TEST_CASE("search refuses missing options, unknown knobs and a baseline of anoth
       "search --model llama2-7b --platform dgx-h100-superpod --devices 8 --global-batch 32 --seq 4096 --baseline " + kDefault);
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.err, Catch::Contains("has devices 16, the search 8"));
+  const CommandResult fixed = run_trainsim(kSearch + "--fix schedule=foo");  // named as the option it came from
+  CHECK(fixed.exit_code == 2);
+  CHECK_THAT(fixed.err, Catch::Contains("--fix schedule: 'foo' is not a value of schedule"));
   for (const char* parallel : {"0", "-3"}) {  // refused before the search runs, as --top 0 is
     const CommandResult r = run_trainsim(kSearch + "--parallel " + parallel);
     CHECK(r.exit_code == 2);
