@@ -28,7 +28,7 @@ void YamlSource::add_override(const std::string& tree_path, const std::string& t
   overrides_[tree_path] = text;
 }
 
-Location YamlSource::locate(const std::string& path, const YAML::Node& node) const {
+const std::string* YamlSource::override_of(const std::string& path) const {
   // The longest override path that is `path` itself or one of its parents wins.
   const std::string* best = nullptr;
   size_t best_len = 0;
@@ -41,7 +41,11 @@ Location YamlSource::locate(const std::string& path, const YAML::Node& node) con
       best_len = tree_path.size();
     }
   }
-  if (best != nullptr) return {*best, 0};
+  return best;
+}
+
+Location YamlSource::locate(const std::string& path, const YAML::Node& node) const {
+  if (const std::string* text = override_of(path)) return {*text, 0};
   const int line = node.IsDefined() ? node.Mark().line + 1 : 0;  // Mark().line is 0-based, -1 if none
   return {file_, line > 0 ? line : 0};
 }
@@ -49,6 +53,7 @@ Location YamlSource::locate(const std::string& path, const YAML::Node& node) con
 void YamlSource::remember(const std::string& path, const Location& where) { seen_[path] = where; }
 
 Location YamlSource::where(const std::string& path) const {
+  if (const std::string* text = override_of(path)) return {*text, 0};  // a key no reader has met yet
   std::string probe = path;
   while (true) {
     const auto it = seen_.find(probe);

@@ -36,7 +36,8 @@ class YamlSource {
   [[nodiscard]] Location locate(const std::string& path, const YAML::Node& node) const;
   // Records where `path` was read, for rules checked after parsing.
   void remember(const std::string& path, const Location& where);
-  // Where `path` was read; for a key that was absent, where its nearest present parent was.
+  // Where `path` was read (the override that set it, if one did); for a key that was absent, where
+  // its nearest present parent was.
   [[nodiscard]] Location where(const std::string& path) const;
 
   // Throws the ConfigError for the value at `path` held by `node`.
@@ -47,6 +48,9 @@ class YamlSource {
                             const std::string& value, const std::string& expected) const;
 
  private:
+  // The override text that set `path` or a parent of it; null when none did.
+  [[nodiscard]] const std::string* override_of(const std::string& path) const;
+
   std::string file_;
   std::map<std::string, std::string> overrides_;  // tree path -> "--set ..."
   std::map<std::string, Location> seen_;          // key path -> where it was read

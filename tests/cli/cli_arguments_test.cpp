@@ -76,3 +76,13 @@ TEST_CASE("a run that does not fit names every part of its memory and what would
   CHECK(r.err.find("framework ") != std::string::npos);
   CHECK(r.err.find("try a smaller strategy.grad_bucket_size") != std::string::npos);
 }
+
+TEST_CASE("an unknown preset given by --set is reported at the --set, not at a line of the run file", "[cli]") {
+  // default.yaml has no framework key: the error is the override's.
+  for (const char* key : {"framework", "model"}) {
+    INFO(key);
+    const CommandResult r = run_trainsim("check " + kDefaultRun + " --set " + key + "=nope");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(std::string("error: --set ") + key + "=nope: " + key + ": unknown") != std::string::npos);
+  }
+}
