@@ -76,6 +76,9 @@ KernelMeasurementSet load_tables(const ParsedArgs& a, const AcceleratorSpec& acc
 
 int run_kernels(const ParsedArgs& a) {
   if (!a.has("platform")) throw UserError("--platform NAME is required (the preset whose accelerator ran the kernels)");
+  const int evaluations = option_int(a, "evaluations", kDefaultEvaluations);
+  if (evaluations < 10 || evaluations > 100000)
+    throw UserError("--evaluations: expected 10..100000, got " + std::to_string(evaluations));
   const AcceleratorSpec acc = load_platform(a.get("platform")).accelerator;
   const KernelMeasurementSet set = load_tables(a, acc);
   print_parameters("preset    ", acc);
@@ -87,9 +90,6 @@ int run_kernels(const ParsedArgs& a) {
   }
   std::cout << "at the preset's values:\n";
   write_kernel_summaries(std::cout, preset_rows);
-  const int evaluations = option_int(a, "evaluations", kDefaultEvaluations);
-  if (evaluations < 10 || evaluations > 100000)
-    throw UserError("--evaluations: expected 10..100000, got " + std::to_string(evaluations));
   const KernelFit fit = fit_kernel_parameters(set, acc, split_list(a.get("fit")), evaluations);
   print_parameters("fitted    ", fit.fitted);
   print_rows(fit.rows);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/analytic/compute_time.hpp"
+#include "sim/core/error.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/validate/accelerator_params.hpp"
@@ -79,9 +80,29 @@ double kernel_msre(const std::vector<KernelRowResult>& rows) {
   return mean_squared_relative_error(pm);
 }
 
+namespace {
+
+// Whether any kernel's predicted time moves when `param` goes from one end of its interval to
+// the other (the others at `start`): a parameter no kernel of the tables uses cannot be fitted.
+bool tables_depend_on(const KernelMeasurementSet& set, const AcceleratorSpec& start, const std::string& param) {
+  double lo = 0, hi = 0;
+  parameter_interval(param, &lo, &hi);
+  const std::vector<KernelRowResult> low = predict_kernels(set, with_values(start, {param}, {lo}));
+  const std::vector<KernelRowResult> high = predict_kernels(set, with_values(start, {param}, {hi}));
+  for (size_t i = 0; i < low.size(); ++i)
+    if (low[i].predicted_s != high[i].predicted_s) return true;
+  return false;
+}
+
+}  // namespace
+
 KernelFit fit_kernel_parameters(const KernelMeasurementSet& set, const AcceleratorSpec& start,
                                 const std::vector<std::string>& params, int evaluations) {
   require_parameters(params, accelerator_parameter_names(), "--fit");
+  for (const std::string& param : params)
+    if (!tables_depend_on(set, start, param))
+      throw UserError("--fit " + param + ": no kernel of the tables depends on it (its time is the same at either end "
+                      "of the parameter's range), so nothing can fit it; fit it to a table of kernels that use it");
   std::vector<double> x, lo(params.size()), hi(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     parameter_interval(params[i], &lo[i], &hi[i]);

@@ -47,3 +47,17 @@ TEST_CASE("trainsim kernels takes several tables of kinds together and summarise
   CHECK(r.out.find("attention bwd 1 x 16 x 4096 x 128") != std::string::npos);
   CHECK(r.out.find("stream    gelu.fwd") != std::string::npos);
 }
+
+TEST_CASE("kernels --fit refuses a parameter no kernel of the tables depends on, and a bad --evaluations first",
+          "[cli][kernels]") {
+  // Attention kernels run at attention_efficiency; gemm_efficiency does not enter their time.
+  const std::string attention = (kRoot / "validation/kernels/h100-sxm-attention-cudnn.yaml").string();
+  const CommandResult r = run_trainsim("kernels " + attention + " --platform dgx-h100-superpod --fit gemm_efficiency");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--fit gemm_efficiency: no kernel of the tables depends on it") != std::string::npos);
+  CHECK(r.out.find("fitted") == std::string::npos);
+  const CommandResult e = run_trainsim("kernels " + attention + " --platform dgx-h100-superpod --fit "
+                                       "attention_efficiency --evaluations 0");
+  CHECK(e.exit_code == 2);
+  CHECK(e.out.empty());  // refused before the tables are printed
+}
