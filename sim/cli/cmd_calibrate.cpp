@@ -137,8 +137,9 @@ int run_calibrate(const ParsedArgs& a) {
   const int evaluations = params.size() == 1 || a.has("evaluations")
                               ? o.evaluations
                               : kJointEvaluationsPerParameter * static_cast<int>(params.size());
-  std::cout << "rows used (split " << split_name(o.split) << ", hardware " << o.platform
-            << "): " << ids(calibration_rows(set, o.platform, o.split)) << "\n" << std::flush;
+  const std::string rows = ids(calibration_rows(set, o.platform, o.split));  // may refuse: before any output
+  std::cout << "rows used (split " << split_name(o.split) << ", hardware " << o.platform << "): " << rows << "\n"
+            << std::flush;
   const Fit fit = params.size() == 1 ? fit_one(set, o, params[0]) : fit_several(set, o, params, evaluations);
   std::cout << "\nbest:";
   for (const auto& [param, value] : fit.values) std::cout << " " << param << " = " << format_text("%.6g", value);

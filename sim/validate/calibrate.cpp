@@ -47,8 +47,11 @@ std::vector<Measurement> calibration_rows(const MeasurementSet& set, const std::
     std::set<std::string> with_rows;
     for (const auto& m : set.rows)
       if (m.split == split) with_rows.insert(m.hardware);
+    const std::string valid = with_rows.empty()
+                                  ? std::string("none: the file has no ") + split_name(split) + " rows at all"
+                                  : joined_names({with_rows.begin(), with_rows.end()});
     throw UserError("--platform: no " + std::string(split_name(split)) + " rows for '" + platform + "' in " + set.file +
-                    "; valid: " + joined_names({with_rows.begin(), with_rows.end()}));
+                    "; valid: " + valid);
   }
   return rows;
 }

@@ -38,6 +38,8 @@ TEST_CASE("calibrate --split check fits the check rows but prints no lines to pa
   const CommandResult none = run_trainsim("calibrate " + file.string() + " --platform dgx-a100-superpod");
   CHECK(none.exit_code == 2);
   CHECK(none.err.find("no calibrate rows for 'dgx-a100-superpod'") != std::string::npos);
+  CHECK(none.err.find("valid: none: the file has no calibrate rows at all") != std::string::npos);
+  CHECK(none.out.empty());  // refused before the "rows used" line
   CHECK(run_trainsim("calibrate --platform dgx-a100-superpod --split nope").exit_code == 2);
   fs::remove(file);
 }
