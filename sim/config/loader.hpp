@@ -18,6 +18,7 @@ namespace trainsim {
 // `name_or_path` is either a path to a YAML file (contains '/' or ends in .yaml) or a preset
 // name resolved as <data_dir>/platforms/<name>.yaml (resp. workloads/models/<name>.yaml).
 [[nodiscard]] PlatformSpec load_platform(const std::string& name_or_path);
+// A model also as "hf:PATH": a Hugging Face config.json (load_hf_model), as a run's `model:` takes it.
 [[nodiscard]] ModelSpec load_model(const std::string& name_or_path);
 // A Hugging Face config.json (model_type llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
 // deepseek_v3, gpt_oss) as a model; ModelSpec::notes lists what it says that the schema cannot

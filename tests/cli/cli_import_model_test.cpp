@@ -81,3 +81,17 @@ TEST_CASE("an import of each supported architecture loads, checks and simulates"
     CHECK(sim.out.find("iteration time") != std::string::npos);
   }
 }
+
+TEST_CASE("search --model takes hf:PATH as a run's model: does, the same model as the preset", "[cli]") {
+  // Llama 3.1 8B's config.json has the llama3-8b preset's shape (hf_import_test), so the search's
+  // formula ranking of the same space is the same.
+  const std::string config = write_config("Llama-3.1-8B", kLlama31_8b);
+  const std::string space = " --platform dgx-h100-superpod --devices 8 --global-batch 32 --seq 4096 --no-replay --top 2";
+  const CommandResult hf = run_trainsim("search --model hf:" + config + space);
+  const CommandResult preset = run_trainsim("search --model llama3-8b" + space);
+  INFO(hf.err);
+  REQUIRE(hf.exit_code == 0);
+  REQUIRE(preset.exit_code == 0);
+  const auto table = [](const std::string& out) { return out.substr(out.find("rank  formula_s")); };
+  CHECK(table(hf.out) == table(preset.out));
+}
