@@ -114,7 +114,12 @@ void MapReader::fail(const std::string& key, const std::string& problem, const s
                      const std::string& expected) const {
   const YAML::Node& self = node_;
   const YAML::Node v = self[key];
-  source_->fail(key_path(key), v.IsDefined() ? v : node_, problem, value, expected);
+  if (v.IsDefined() && !v.IsNull()) source_->fail(key_path(key), v, problem, value, expected);
+  // An empty value (`model:`) has the position of whatever follows it, often the next line: the
+  // key's own line is where the user wrote it.
+  for (auto it = node_.begin(); it != node_.end(); ++it)
+    if (it->first.IsScalar() && it->first.Scalar() == key) source_->fail(key_path(key), it->first, problem, value, expected);
+  source_->fail(key_path(key), node_, problem, value, expected);
 }
 
 YAML::Node MapReader::value(const std::string& key, Need need, const std::string& expected) {

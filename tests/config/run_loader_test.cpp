@@ -106,6 +106,17 @@ TEST_CASE("an unknown preset name lists the presets there are", "[config]") {
   CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe"));
 }
 
+TEST_CASE("a key with an empty value is reported at the key's own line, not the next one", "[config]") {
+  // `model:` on line 2 with nothing after it: yaml-cpp places the empty value where the next token
+  // (line 3) begins.
+  const auto file = write_yaml("empty-model.yaml", "name: r\nmodel:\nplatform: tiny-cluster\ndevices: 8\n"
+                                                   "precision: bf16\nseq_len: 2048\nglobal_batch: 16\n"
+                                                   "strategy: {tp: 4, dp: 2}\n");
+  const ConfigError e = config_error([&] { (void)load_run(file); });
+  CHECK(e.key_path() == "model");
+  CHECK(e.line() == 2);
+}
+
 TEST_CASE("a run names a missing file with the path it looked for", "[config]") {
   const std::string text = "name: r\nmodel: models/none.yaml\n" + run_yaml().substr(run_yaml().find("platform:"));
   const auto run = write_yaml("missing-model.yaml", text);
