@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/core/error.hpp"
 
@@ -65,6 +66,10 @@ ParsedArgs parse_args(const CommandSpec& spec, const std::vector<std::string>& a
         throw UserError("trainsim " + spec.name + ": --" + name + " needs a value (" + opt->value_name + ")");
       // An option where its value should be: the value was forgotten (a value that really begins
       // with "--" is written --name=VALUE).
+      if (args[i + 1] == "--help" || args[i + 1] == "-h") {  // help wins wherever it stands
+        out.help = true;
+        return out;
+      }
       if (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)
         throw UserError("trainsim " + spec.name + ": --" + name + " needs a value (" + opt->value_name + "), got the option '" +
                         args[i + 1] + "'; write --" + name + "=VALUE for a value that begins with --");

@@ -81,6 +81,7 @@ int run_kernels(const ParsedArgs& a) {
     throw UserError("--evaluations: expected 10..100000, got " + std::to_string(evaluations));
   const AcceleratorSpec acc = load_platform(a.get("platform")).accelerator;
   const KernelMeasurementSet set = load_tables(a, acc);
+  if (a.has("fit")) require_fittable(set, acc, split_list(a.get("fit")));
   print_parameters("preset    ", acc);
   const std::vector<KernelRowResult> preset_rows = predict_kernels(set, acc);
   if (!a.has("fit")) {

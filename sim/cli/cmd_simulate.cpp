@@ -85,16 +85,16 @@ TraceGranularity trace_granularity(const ParsedArgs& a) {
 }
 
 // A folded replay runs only some devices: say which asked-for devices the trace cannot show.
-void warn_folded_trace(const ReplayOptions& options, const Timeline& timeline) {
+void warn_folded_trace(const ReplayOptions& options, const Timeline& timeline, bool asked) {
   if (!timeline.folded) return;
   std::set<int> replayed;
   for (const DeviceTimeline& d : timeline.devices) replayed.insert(d.rank);
   int missing = 0;
   for (int rank : options.trace_devices) missing += replayed.count(rank) ? 0 : 1;
   if (missing == 0) return;
-  std::cerr << "warning: --trace: " << missing << " of the " << options.trace_devices.size()
-            << " devices asked for were folded away (each mirrors a replayed device) and are not in the trace; "
-               "--fold off replays and traces every device\n";
+  std::cerr << "warning: --trace: " << missing << " of the " << options.trace_devices.size() << " devices "
+            << (asked ? "asked for" : "traced by default") << " were folded away (each mirrors a replayed device) "
+            << "and are not in the trace; --fold off replays and traces every device\n";
 }
 
 int run_simulate(const ParsedArgs& a) {
@@ -114,7 +114,7 @@ int run_simulate(const ParsedArgs& a) {
   if (a.has("json")) write_output_file(a.get("json"), "--json", [&](std::ostream& o) { write_result_json(o, report); });
   if (a.has("trace")) {
     write_output_file(a.get("trace"), "--trace", [&](std::ostream& o) { write_chrome_trace(o, timeline, granularity); });
-    warn_folded_trace(options, timeline);
+    warn_folded_trace(options, timeline, a.has("trace-devices"));
   }
   if (a.has("links")) write_output_file(a.get("links"), "--links", [&](std::ostream& o) { write_links_csv(o, run, timeline); });
   return 0;

@@ -13,9 +13,9 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
 #include "sim/cli/run_loading.hpp"
 #include "sim/cli/sweep_jobs.hpp"
-#include "sim/cli/output_file.hpp"
 #include "sim/cli/sweep_output.hpp"
 #include "sim/cli/sweep_point.hpp"
 #include "sim/core/child_process.hpp"
@@ -102,7 +102,6 @@ std::vector<PointResult> run_points(const SweepSpec& spec, const std::vector<Swe
 }
 
 int run_local_or_emit(const ParsedArgs& a) {
-  require_distinct_outputs(a, {"csv", "markdown", "plot"});
   SweepSpec spec = spec_from_args(a);
   const std::vector<SweepPoint> grid = expand_grid(parse_varies(spec.varies), spec.zip);
   const std::vector<RunSpec> runs = load_points(spec, grid);
@@ -166,6 +165,7 @@ int run_merge(const ParsedArgs& a) {
 
 int run_sweep(const ParsedArgs& a) {
   (void)parse_sweep_metric(a.get("metric", "iteration_s"));
+  require_distinct_outputs(a, {"csv", "markdown", "plot"});
   if (a.has("merge")) return run_merge(a);
   if (a.has("point")) return run_job(a);
   return run_local_or_emit(a);

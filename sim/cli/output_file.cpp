@@ -58,7 +58,7 @@ void require_distinct_outputs(const ParsedArgs& a, std::initializer_list<const c
     if (!a.has(option)) continue;
     std::error_code ec;
     if (fs::exists(a.get(option), ec) && !fs::is_regular_file(a.get(option), ec)) continue;  // /dev/stdout and the like
-    const fs::path resolved = fs::weakly_canonical(a.get(option), ec);
+    const fs::path resolved = fs::weakly_canonical(fs::absolute(a.get(option)), ec);
     const std::string key = ec ? a.get(option) : resolved.string();
     for (const auto& [path, other] : seen)
       if (path == key)

@@ -13,8 +13,9 @@
 namespace trainsim {
 
 struct StreamState {
-  // The fields the device's loop reads at most wake-ups come first, within one cache line: a
-  // large replay touches each device's state once per wake-up, from memory (README, Scale).
+  // The fields the device's loop reads at most wake-ups come first, in the first 64 bytes (one or
+  // two cache lines): a large replay touches each device's state once per wake-up, from memory
+  // (README, Scale).
   const std::vector<TaskId>* order = nullptr;  // the stream's tasks, in order
   size_t next = 0;                 // index in `order` of the next task to begin
   std::vector<simgrid::s4u::CommPtr> flows;  // the current batch of flows of the task in progress

@@ -82,27 +82,40 @@ double kernel_msre(const std::vector<KernelRowResult>& rows) {
 
 namespace {
 
-// Whether any kernel's predicted time moves when `param` goes from one end of its interval to
-// the other (the others at `start`): a parameter no kernel of the tables uses cannot be fitted.
-bool tables_depend_on(const KernelMeasurementSet& set, const AcceleratorSpec& start, const std::string& param) {
-  double lo = 0, hi = 0;
-  parameter_interval(param, &lo, &hi);
-  const std::vector<KernelRowResult> low = predict_kernels(set, with_values(start, {param}, {lo}));
-  const std::vector<KernelRowResult> high = predict_kernels(set, with_values(start, {param}, {hi}));
-  for (size_t i = 0; i < low.size(); ++i)
-    if (low[i].predicted_s != high[i].predicted_s) return true;
+// Whether any kernel's predicted time moves when params[k] goes from one end of its interval to
+// the other, with the other fitted parameters at their start, at their lower or at their upper
+// ends (one may matter only once another has moved: memory_efficiency on GEMMs that turn
+// memory-bound at a high gemm_efficiency). A parameter no kernel uses cannot be fitted.
+bool tables_depend_on(const KernelMeasurementSet& set, const AcceleratorSpec& start,
+                      const std::vector<std::string>& params, size_t k) {
+  std::vector<double> lo(params.size()), hi(params.size()), at(params.size());
+  for (size_t i = 0; i < params.size(); ++i) parameter_interval(params[i], &lo[i], &hi[i]);
+  for (const int others : {0, 1, 2}) {  // the others at start, at lo, at hi
+    for (size_t i = 0; i < params.size(); ++i) at[i] = others == 0 ? get_parameter(start, params[i]) : others == 1 ? lo[i] : hi[i];
+    at[k] = lo[k];
+    const std::vector<KernelRowResult> low = predict_kernels(set, with_values(start, params, at));
+    at[k] = hi[k];
+    const std::vector<KernelRowResult> high = predict_kernels(set, with_values(start, params, at));
+    for (size_t i = 0; i < low.size(); ++i)
+      if (low[i].predicted_s != high[i].predicted_s) return true;
+  }
   return false;
 }
 
 }  // namespace
 
+void require_fittable(const KernelMeasurementSet& set, const AcceleratorSpec& start,
+                      const std::vector<std::string>& params) {
+  require_parameters(params, accelerator_parameter_names(), "--fit");
+  for (size_t k = 0; k < params.size(); ++k)
+    if (!tables_depend_on(set, start, params, k))
+      throw UserError("--fit " + params[k] + ": no kernel of the tables depends on it (its time is the same at either end "
+                      "of the parameter's range), so nothing can fit it; fit it to a table of kernels that use it");
+}
+
 KernelFit fit_kernel_parameters(const KernelMeasurementSet& set, const AcceleratorSpec& start,
                                 const std::vector<std::string>& params, int evaluations) {
-  require_parameters(params, accelerator_parameter_names(), "--fit");
-  for (const std::string& param : params)
-    if (!tables_depend_on(set, start, param))
-      throw UserError("--fit " + param + ": no kernel of the tables depends on it (its time is the same at either end "
-                      "of the parameter's range), so nothing can fit it; fit it to a table of kernels that use it");
+  require_fittable(set, start, params);
   std::vector<double> x, lo(params.size()), hi(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     parameter_interval(params[i], &lo[i], &hi[i]);

@@ -38,8 +38,11 @@ struct KernelFit {
 };
 
 // UserError for a parameter that is not an accelerator parameter (accelerator_parameter_names),
-// one given twice, or none. `evaluations` is split over three Nelder-Mead rounds, each restarted
-// at the previous best.
+// one given twice, none, or one that no kernel of `set` depends on (require_fittable, which a
+// command may call first, before it prints anything). `evaluations` is split over three
+// Nelder-Mead rounds, each restarted at the previous best.
+void require_fittable(const KernelMeasurementSet& set, const AcceleratorSpec& start,
+                      const std::vector<std::string>& params);
 [[nodiscard]] KernelFit fit_kernel_parameters(const KernelMeasurementSet& set, const AcceleratorSpec& start,
                                               const std::vector<std::string>& params, int evaluations);
 

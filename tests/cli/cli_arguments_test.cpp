@@ -19,6 +19,10 @@ TEST_CASE("an option followed by another option where its value should be is ref
   const CommandResult r = run_trainsim("simulate " + kDefaultRun + " --json --allow-oom");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--json needs a value (FILE), got the option '--allow-oom'") != std::string::npos);
+  // --help where the value should be asks for help.
+  const CommandResult help = run_trainsim("simulate " + kDefaultRun + " --json --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("usage: trainsim simulate") == 0);
   // The inline form still takes any value.
   const CommandResult inline_form = run_trainsim("graph " + kDefaultRun + " --device=1");
   CHECK(inline_form.exit_code == 0);
@@ -42,7 +46,7 @@ TEST_CASE("graph --microbatch is checked against the run's micro-batches", "[cli
 }
 
 TEST_CASE("bench-formulas refuses a time budget that is not a finite positive number", "[cli]") {
-  for (const char* seconds : {"inf", "nan", "0", "-1"}) {
+  for (const char* seconds : {"nan", "0", "-1", "inf"}) {  // inf last: before the fix it ran forever
     INFO(seconds);
     const CommandResult r = run_trainsim(std::string("bench-formulas --platform dgx-h100-superpod --seconds ") + seconds);
     CHECK(r.exit_code == 2);
@@ -55,6 +59,15 @@ TEST_CASE("two outputs named with the same file are refused before anything runs
   const CommandResult r = run_trainsim("simulate " + kDefaultRun + " --json " + same + " --links " + same);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--json and --links name the same file") != std::string::npos);
+  // The same file spelled two ways before it exists (relative, and ./ relative): refused before
+  // anything is written.
+  const CommandResult spelled =
+      run_trainsim("simulate " + kDefaultRun + " --json cli_args_new.json --links ./cli_args_new.json");
+  CHECK(spelled.exit_code == 2);
+  const CommandResult sweep = run_trainsim("sweep " + kDefaultRun + " --vary platform.tiers.1.bandwidth=100Gbps,400Gbps "
+                                           "--csv " + same + " --markdown " + same);
+  CHECK(sweep.exit_code == 2);
+  CHECK(sweep.err.find("--csv and --markdown name the same file") != std::string::npos);
 }
 
 TEST_CASE("a report that cannot be written to standard output is a failure", "[cli]") {

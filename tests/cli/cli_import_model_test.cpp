@@ -94,4 +94,10 @@ TEST_CASE("search --model takes hf:PATH as a run's model: does, the same model a
   REQUIRE(preset.exit_code == 0);
   const auto table = [](const std::string& out) { return out.substr(out.find("rank  formula_s")); };
   CHECK(table(hf.out) == table(preset.out));
+  // The winner written with --out names the config as hf:ABSOLUTE-PATH, which a run loads.
+  const std::string best = scratch("trainsim_hf_search_best.yaml");
+  REQUIRE(run_trainsim("search --model hf:" + config + space + " --out " + best).exit_code == 0);
+  CHECK(slurp(best).find("model: \"hf:/") != std::string::npos);
+  CHECK(run_trainsim("check " + best).exit_code == 0);
+  std::remove(best.c_str());
 }

@@ -51,7 +51,7 @@ TEST_CASE("trainsim kernels takes several tables of kinds together and summarise
 TEST_CASE("kernels --fit refuses a parameter no kernel of the tables depends on, and a bad --evaluations first",
           "[cli][kernels]") {
   // Attention kernels run at attention_efficiency; gemm_efficiency does not enter their time.
-  const std::string attention = (kRoot / "validation/kernels/h100-sxm-attention-cudnn.yaml").string();
+  const std::string attention = (kKernels / "h100-sxm-attention-cudnn.yaml").string();
   const CommandResult r = run_trainsim("kernels " + attention + " --platform dgx-h100-superpod --fit gemm_efficiency");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--fit gemm_efficiency: no kernel of the tables depends on it") != std::string::npos);

@@ -219,11 +219,17 @@ TEST_CASE("a config file not named config.json is named by its stem, however its
   std::filesystem::copy_file(scratch_dir() / "hf-named" / "config.json", file,
                              std::filesystem::copy_options::overwrite_existing);
   CHECK(load_hf_model(file).name == "my-llama");  // not the folder, hf-named
-  const std::filesystem::path cwd = std::filesystem::current_path();
-  std::filesystem::current_path(file.parent_path());
-  const std::string relative = load_hf_model("my-llama.json").name;
-  const std::string config = load_hf_model("config.json").name;  // a checkpoint's: its folder
-  std::filesystem::current_path(cwd);
+  struct InFolder {  // back to the working folder however the block ends
+    std::filesystem::path was = std::filesystem::current_path();
+    explicit InFolder(const std::filesystem::path& to) { std::filesystem::current_path(to); }
+    ~InFolder() { std::filesystem::current_path(was); }
+  };
+  std::string relative, config;
+  {
+    const InFolder in(file.parent_path());
+    relative = load_hf_model("my-llama.json").name;
+    config = load_hf_model("config.json").name;  // a checkpoint's: its folder
+  }
   CHECK(relative == "my-llama");
   CHECK(config == "hf-named");
 }
