@@ -47,10 +47,15 @@ void print_by_kind(std::ostream& out, const FitSet& test, const std::vector<Desi
     std::vector<size_t> which;
     for (size_t i = 0; i < test.index.size(); ++i)
       if (points[test.index[i]].moe == moe) which.push_back(i);
+    const char* kind = moe ? "MoE  " : "dense";
+    if (which.empty()) {  // no error to give: 0.00% would read as a perfect fit
+      out << "  test, " << kind << " (0 runs): none held out\n";
+      continue;
+    }
     const FitSet part = subset(test, which);
     const FitErrors e = fit_errors(part.inputs, part.observed, th);
-    out << "  test, " << (moe ? "MoE  " : "dense") << " (" << part.inputs.size() << " runs): iteration mean " << pct(e.mean)
-        << ", max " << pct(e.max) << "\n";
+    out << "  test, " << kind << " (" << part.inputs.size() << " runs): iteration mean " << pct(e.mean) << ", max "
+        << pct(e.max) << "\n";
   }
 }
 
