@@ -56,13 +56,14 @@ void require_distinct_outputs(const ParsedArgs& a, std::initializer_list<const c
   std::vector<std::pair<std::string, std::string>> seen;  // (path as the file system resolves it, option)
   for (const char* option : options) {
     if (!a.has(option)) continue;
+    const std::string given = a.get(option);
     std::error_code ec;
-    if (fs::exists(a.get(option), ec) && !fs::is_regular_file(a.get(option), ec)) continue;  // /dev/stdout and the like
-    const fs::path resolved = fs::weakly_canonical(fs::absolute(a.get(option)), ec);
-    const std::string key = ec ? a.get(option) : resolved.string();
+    if (fs::exists(given, ec) && !fs::is_regular_file(given, ec)) continue;  // /dev/stdout and the like
+    const fs::path resolved = fs::weakly_canonical(fs::absolute(given), ec);
+    const std::string key = ec ? given : resolved.string();
     for (const auto& [path, other] : seen)
       if (path == key)
-        throw UserError("--" + other + " and --" + option + " name the same file (" + a.get(option) +
+        throw UserError("--" + other + " and --" + option + " name the same file (" + given +
                         "); give each output a file of its own");
     seen.emplace_back(key, option);
   }

@@ -13,9 +13,8 @@ namespace {
 // A path-like reference made absolute, so the written run finds it from any folder; a preset
 // name stays a name.
 std::string reference(const std::string& given) {
-  const std::string hf = "hf:";  // a Hugging Face config.json: its path made absolute, the prefix kept
-  if (given.compare(0, hf.size(), hf) == 0)
-    return hf + std::filesystem::absolute(given.substr(hf.size())).lexically_normal().string();
+  if (const auto hf = hf_reference_path(given))  // a Hugging Face config.json: the prefix kept
+    return "hf:" + std::filesystem::absolute(*hf).lexically_normal().string();
   const bool path = given.find('/') != std::string::npos || (given.size() > 5 && given.substr(given.size() - 5) == ".yaml");
   return path ? std::filesystem::absolute(given).lexically_normal().string() : given;
 }

@@ -38,6 +38,12 @@ ModelSpec load_hf_model_file(const std::filesystem::path& file, const std::vecto
 
 ModelSpec load_hf_model(const std::filesystem::path& file) { return load_hf_model_file(file, {}); }
 
+std::optional<std::string> hf_reference_path(const std::string& reference) {
+  const std::string prefix = "hf:";
+  if (reference.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  return reference.substr(prefix.size());
+}
+
 std::filesystem::path resolve_hf_config(const std::string& path, const std::filesystem::path& base_dir,
                                         const Location& where) {
   namespace fs = std::filesystem;

@@ -2,6 +2,7 @@
 // naming the file, line, key path and value, and what would be valid.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ namespace trainsim {
 // deepseek_v3, gpt_oss) as a model; ModelSpec::notes lists what it says that the schema cannot
 // express. A run names one as `model: hf:PATH`.
 [[nodiscard]] ModelSpec load_hf_model(const std::filesystem::path& config_json);
+// The PATH of a model reference written "hf:PATH"; nullopt for a preset name or a model YAML.
+[[nodiscard]] std::optional<std::string> hf_reference_path(const std::string& reference);
 // A framework preset (<data_dir>/workloads/frameworks/<name>.yaml) or a framework YAML file.
 [[nodiscard]] FrameworkSpec load_framework(const std::string& name_or_path);
 // Loads a run and the model and platform it names (relative paths resolve against the run

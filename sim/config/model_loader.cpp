@@ -73,11 +73,8 @@ ModelSpec load_model_file(const std::filesystem::path& file, const std::vector<O
 }
 
 ModelSpec load_model(const std::string& name_or_path) {
-  const std::string hf = "hf:";  // a Hugging Face config.json, as a run's `model: hf:PATH`
-  if (name_or_path.compare(0, hf.size(), hf) == 0) {
-    const std::string path = name_or_path.substr(hf.size());
-    return load_hf_model_file(resolve_hf_config(path, "", Location{name_or_path, 0}), {});
-  }
+  if (const auto hf = hf_reference_path(name_or_path))  // as a run's `model: hf:PATH`
+    return load_hf_model_file(resolve_hf_config(*hf, "", Location{name_or_path, 0}), {});
   const Location where{looks_like_path(name_or_path) ? name_or_path : preset_folder(PresetKind::kModel).string(), 0};
   return load_model_file(resolve_reference(name_or_path, PresetKind::kModel, "", where, "model"), {});
 }

@@ -188,9 +188,8 @@ namespace {
 // `model:` names a preset, a model YAML, or (hf:PATH) a Hugging Face config.json.
 ModelSpec load_run_model(const std::string& reference, const std::filesystem::path& base, const YamlSource& source,
                          const std::vector<Override>& overrides) {
-  const std::string hf = "hf:";
-  if (reference.compare(0, hf.size(), hf) == 0)
-    return load_hf_model_file(resolve_hf_config(reference.substr(hf.size()), base, source.where("model")), overrides);
+  if (const auto hf = hf_reference_path(reference))
+    return load_hf_model_file(resolve_hf_config(*hf, base, source.where("model")), overrides);
   return load_model_file(resolve_reference(reference, PresetKind::kModel, base, source.where("model"), "model"),
                          overrides);
 }

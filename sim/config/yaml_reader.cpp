@@ -112,14 +112,18 @@ std::string MapReader::text_of(const std::string& key) const {
 
 void MapReader::fail(const std::string& key, const std::string& problem, const std::string& value,
                      const std::string& expected) const {
+  source_->fail(key_path(key), position_of(key), problem, value, expected);
+}
+
+YAML::Node MapReader::position_of(const std::string& key) const {
   const YAML::Node& self = node_;
   const YAML::Node v = self[key];
-  if (v.IsDefined() && !v.IsNull()) source_->fail(key_path(key), v, problem, value, expected);
+  if (v.IsDefined() && !v.IsNull()) return v;
   // An empty value (`model:`) has the position of whatever follows it, often the next line: the
   // key's own line is where the user wrote it.
   for (auto it = node_.begin(); it != node_.end(); ++it)
-    if (it->first.IsScalar() && it->first.Scalar() == key) source_->fail(key_path(key), it->first, problem, value, expected);
-  source_->fail(key_path(key), node_, problem, value, expected);
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->first;
+  return node_;
 }
 
 YAML::Node MapReader::value(const std::string& key, Need need, const std::string& expected) {

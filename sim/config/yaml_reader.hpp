@@ -80,12 +80,14 @@ class MapReader {
   // A nested list; empty when an optional key is absent.
   std::vector<YAML::Node> list(const std::string& key, Need need);
 
-  // Throws the ConfigError for `key` of this map, located at its value (or at the map itself
-  // when the key is absent).
+  // Throws the ConfigError for `key` of this map, located at its value (at the key itself when the
+  // value is empty, at the map when the key is absent).
   [[noreturn]] void fail(const std::string& key, const std::string& problem, const std::string& value,
                          const std::string& expected) const;
 
  private:
+  // The node whose position an error about `key` names (see fail).
+  [[nodiscard]] YAML::Node position_of(const std::string& key) const;
   // The value of `key` after the presence check (a missing required key fails, saying
   // `expected`); an undefined node for an absent optional key.
   YAML::Node value(const std::string& key, Need need, const std::string& expected);

@@ -23,6 +23,7 @@ void DeviceLoop::end_compute(StreamState& st) {
   const std::vector<TaskId>& order = *st.order;
   double start = st.start;
   size_t k = st.next;
+  uint8_t chained = 0;  // the streams the chain held (chained_streams), gathered on the way
   for (size_t i = 0; i < chain_.size(); ++i) {
     const ChainItem& item = chain_[i];
     const double end = i + 1 == chain_.size() ? now() : dev_.kernel.boundary(i);
@@ -35,13 +36,13 @@ void DeviceLoop::end_compute(StreamState& st) {
     } else {
       dev_.stats.time[static_cast<int>(wait_category(item.stream))] += end - start;
       dev_.stats.bytes_sent[static_cast<size_t>(item.stream)] += item.sent;
+      chained |= static_cast<uint8_t>(1u << static_cast<int>(item.stream));
       finished(item.held);
       ctx_.count_tasks(1);
     }
     start = end;
   }
   dev_.kernel.stop();
-  const uint8_t chained = chained_streams(chain_);
   for (uint8_t m = chained; m != 0; m &= static_cast<uint8_t>(m - 1)) {
     StreamState& held = state(__builtin_ctz(m));
     held.chained = held.busy = false;
