@@ -72,18 +72,15 @@ KeyEntry<T> link_bandwidth_key() {
   return e;
 }
 
-// A tree switch splits its ports into at least 2 down and 2 up; below 4 the message says so.
+// A tree switch splits its ports into at least 2 down and 2 up; below 4 (0 and negatives too) the
+// message says so.
 KeyEntry<T> switch_radix_key() {
   KeyEntry<T> e = int_key<T>("switch_radix", &T::switch_radix, Need::kOptional, 4, kMaxSwitchRadix,
                              "ports per switch: a leaf has radix/2 device ports whatever the oversubscription, so a "
                              "leaf with more is a larger radix (a tree switch needs 2 ports down and 2 up; 64-512 "
                              "today)");
   e.read = [](MapReader& r, const KeyEntry<T>& k, T& t) {
-    if (!r.read_int(k.key, &t.switch_radix, k.need, 1, kMaxSwitchRadix)) return false;
-    if (t.switch_radix < 4)
-      r.fail(k.key, "a switch needs at least 4 ports (2 down, 2 up)", std::to_string(t.switch_radix),
-             "an integer in 4.." + std::to_string(kMaxSwitchRadix) + ", e.g. 32 or 64");
-    return true;
+    return r.read_int(k.key, &t.switch_radix, k.need, 4, kMaxSwitchRadix, "a switch needs at least 4 ports (2 down, 2 up)");
   };
   return e;
 }

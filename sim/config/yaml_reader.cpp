@@ -157,12 +157,13 @@ bool MapReader::read_string(const std::string& key, std::string* out, Need need,
   return text.has_value();
 }
 
-bool MapReader::read_int(const std::string& key, int* out, Need need, int lo, int hi) {
+bool MapReader::read_int(const std::string& key, int* out, Need need, int lo, int hi, const char* below_lo) {
   const std::string expected = int_range_text(lo, hi);
   const auto text = scalar(key, need, expected);
   if (!text) return false;
   long long v = 0;
   if (!parse_integer(*text, &v)) fail(key, "expected a whole number", *text, expected);
+  if (v < lo && below_lo != nullptr) fail(key, below_lo, *text, expected);
   if (v < lo || v > hi) fail(key, "out of range", *text, expected);
   *out = static_cast<int>(v);
   return true;

@@ -60,7 +60,8 @@ class MapReader {
 
   // Each returns true when the key was present (and stored into *out).
   bool read_string(const std::string& key, std::string* out, Need need, bool allow_empty = false);
-  bool read_int(const std::string& key, int* out, Need need, int lo, int hi = INT_MAX);
+  // `below_lo`: what is wrong with a value under `lo`, said instead of "out of range".
+  bool read_int(const std::string& key, int* out, Need need, int lo, int hi = INT_MAX, const char* below_lo = nullptr);
   bool read_bool(const std::string& key, bool* out, Need need);
   bool read_number(const std::string& key, double* out, Need need, const Bounds& bounds);
   // A unit string such as "400GBps" within `range`; a bare number is rejected (the unit is not implied).

@@ -1,8 +1,8 @@
 #include "sim/report/run_description.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "sim/config/run_writer.hpp"
 #include "sim/core/error.hpp"
@@ -113,17 +113,27 @@ void describe_run(std::ostream& out, const RunSpec& run) {
 }
 
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages) {
-  out << "memory per device (GiB)   stage  weights  grads  optim  activ  comm  frame   total  of "
-      << fmt("%.1f", run.platform.accelerator.memory_capacity / 1073741824.0) << "\n";
-  const double g = 1073741824.0;
+  // Each column is as wide as its header or its widest value, so that a what-if of 1,000 GiB and
+  // more stays aligned; the minimum widths are those of values below 100 GiB (1,000 GiB weights).
+  const double g = 1073741824.0, capacity = run.platform.accelerator.memory_capacity;
+  const std::vector<std::string> header = {"stage", "weights", "grads", "optim", "activ", "comm", "frame", "total"};
+  std::vector<size_t> width = {5, 7, 5, 5, 5, 4, 5, 6};
+  std::vector<std::vector<std::string>> rows;
   for (const auto& d : stages) {
-    char line[200];
-    std::snprintf(line, sizeof line, "                          %5d  %7.1f  %5.1f  %5.1f  %5.1f  %4.1f  %5.1f  %6.1f%s\n",
-                  d.stage, d.weights / g, d.gradients / g, d.optimizer / g, d.activations / g, d.comm_buffers / g,
-                  d.framework / g, d.total() / g,
-                  d.total() > run.platform.accelerator.memory_capacity ? "  OUT OF MEMORY" : "");
-    out << line;
+    rows.push_back({std::to_string(d.stage), fmt("%.1f", d.weights / g), fmt("%.1f", d.gradients / g),
+                    fmt("%.1f", d.optimizer / g), fmt("%.1f", d.activations / g), fmt("%.1f", d.comm_buffers / g),
+                    fmt("%.1f", d.framework / g), fmt("%.1f", d.total() / g)});
+    for (size_t c = 0; c < width.size(); ++c) width[c] = std::max(width[c], rows.back()[c].size());
   }
+  const auto line = [&width](const std::vector<std::string>& cells) {
+    std::string text;
+    for (size_t c = 0; c < cells.size(); ++c) text += (c == 0 ? "" : "  ") + std::string(width[c] - cells[c].size(), ' ') + cells[c];
+    return text;
+  };
+  const std::string indent(26, ' ');
+  out << "memory per device (GiB)   " << line(header) << "  of " << fmt("%.1f", capacity / g) << "\n";
+  for (size_t i = 0; i < rows.size(); ++i)
+    out << indent << line(rows[i]) << (stages[i].total() > capacity ? "  OUT OF MEMORY" : "") << "\n";
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // and the range (sim/config/plausible_ranges.hpp; documented in docs/schema.md).
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "sim/config/loader.hpp"
 #include "sim/config/plausible_ranges.hpp"
 #include "tests/config/config_test_support.hpp"
@@ -48,9 +50,14 @@ TEST_CASE("each range's bounds are inside it and its neighbours outside", "[conf
 }
 
 TEST_CASE("a switch of fewer than 4 ports is refused with its line", "[config][ranges]") {
-  const ConfigError e = platform_error("platform.tiers.1.switch_radix=2");
-  CHECK(e.key_path() == "tiers.1.switch_radix");
-  CHECK_THAT(e.what(), Catch::Contains("a switch needs at least 4 ports"));
+  // 0 and negatives get the same reason and range as 1-3, not a range of their own.
+  for (const char* radix : {"2", "0", "-8"}) {
+    INFO(radix);
+    const ConfigError e = platform_error(std::string("platform.tiers.1.switch_radix=") + radix);
+    CHECK(e.key_path() == "tiers.1.switch_radix");
+    CHECK_THAT(e.what(), Catch::Contains("a switch needs at least 4 ports (2 down, 2 up)"));
+    CHECK_THAT(e.what(), Catch::Contains("an integer in 4..65536"));
+  }
   const PlatformSpec p = load_platform((fixture_data() / "platforms/tiny-cluster.yaml").string());
   CHECK(p.tiers.at(1).switch_radix == 32);  // the fixture's own radix loads
 }
