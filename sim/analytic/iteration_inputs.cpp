@@ -98,15 +98,14 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         add_tp_block(tp, *b, true, sp, true, out);
       }
       if (moe) {
-        // Backward: the combine after the last expert input-gradient GEMM runs beside the expert
-        // weight-gradient kernels that follow it (not when ZB-H1 splits them off into W).
-        const double beside = tp.split_w ? 0 : std::min(a2a / 2, bt.moe.wgrad_after_last_expert);
+        // Backward: the exchange of the dispatch's gradient waits for the experts' weight gradients
+        // too (one autograd node computes both; sim/graph/block_tasks.cpp), so nothing hides it.
         // Combined 1F1B: merged steps hide the all-to-alls of a forward and a backward behind each
         // other's kernels; `merged` of the micro-batches' passes run so (sim/strategy/ep_overlap.hpp).
         const double merged = merged_steps(run) / static_cast<double>(run.microbatches());
         const double paired = merged > 0 ? merged_ep_exposed(merged_segments(run, bt, l), a2a / 2) : 0;
-        out.ep_exposed += (1 - merged) * ((forwards + 1) * a2a - beside) + merged * paired;
-        out.ep_hidden += (1 - merged) * beside + merged * (2 * a2a - paired);
+        out.ep_exposed += (1 - merged) * (forwards + 1) * a2a + merged * paired;
+        out.ep_hidden += merged * (2 * a2a - paired);
         // Forward: the TP reduction and the EP combine after the last expert GEMM overlap each other.
         if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(tp.reduce, a2a / 2);
       }

@@ -147,6 +147,13 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
   int64_t gathered_input = -1;
   int64_t last = -1;
   const int end = span.end < 0 ? static_cast<int>(block.backward.size()) : span.end;
+  // The EP exchange of the dispatch's gradient follows the experts' backward. Run whole, that is
+  // their weight gradients too: a grouped GEMM's backward computes input then weight gradients in
+  // one autograd node (Transformer Engine's _GroupedLinear.backward, unless --delay-wgrad-compute),
+  // and the all-to-all is issued by the next node, on a stream that waits for the compute stream.
+  // A split backward (zero-bubble W later; combined 1F1B's spans) issues it after the input gradients.
+  const bool whole = part == BackwardPart::kAll && span.begin == 0 && span.end < 0;
+  const int exchange_after = whole ? m.last_expert_any : m.last_expert;
   for (int i = span.begin; i < end; ++i) {
     const bool wgrad = block.wgrad[static_cast<size_t>(i)] != 0;
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
@@ -165,7 +172,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if (attention && cp)
       add_comm(ctx, "cp.dkv_reduce_scatter", CollectiveKind::kReduceScatter, Dim::kCp, ctx.cp_kv_bytes, mb, layer,
                role);
-    if (i == m.last_expert && ep)
+    if (i == exchange_after && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
     ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());

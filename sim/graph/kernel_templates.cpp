@@ -38,9 +38,10 @@ bool is_expert_kernel(const Task& task, const StageGraph& graph) {
 BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad, const StageGraph& graph) {
   BlockMarks m;
   for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
-    if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
     const Task& k = kernels[static_cast<size_t>(i)];
     const bool expert = is_expert_kernel(k, graph);
+    if (expert) m.last_expert_any = i;
+    if (wgrad && (*wgrad)[static_cast<size_t>(i)]) continue;
     if (expert && m.first_expert < 0) m.first_expert = i;
     if (graph.label_text(k.label) == kGluClampForward) m.host_sync_after = i;
     // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias

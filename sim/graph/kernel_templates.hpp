@@ -20,7 +20,12 @@ struct ExtraLaunches {
 };
 
 struct BlockMarks {
+  // Kernels' indices; in a backward, weight-gradient kernels are left out (a zero-bubble schedule
+  // runs them later), except in last_expert_any.
   int first_gemm = -1, last_gemm = -1, first_expert = -1, last_expert = -1;
+  // The expert block's last kernel, weight gradients counted: in a whole backward the EP exchange of
+  // the dispatch's gradient is issued after it (block_tasks.cpp).
+  int last_expert_any = -1;
   // The kernel after which the forward waits for the device (a clamped GLU's clamps, whose activation
   // makes a device scalar from the host: FrameworkMoe::separate_glu_clamp); -1 when none.
   int host_sync_after = -1;
