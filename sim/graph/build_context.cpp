@@ -4,7 +4,7 @@ namespace trainsim {
 
 TaskId add_compute(BuildContext& ctx, Task task, bool wgrad) {
   const TaskId id = ctx.graph.add(task);
-  if (!wgrad) {
+  if (!wgrad || ctx.run.framework.host.launch_blocking) {
     for (TaskId dep : ctx.pending) ctx.graph.add_dependency(dep, id);
     ctx.pending.clear();
   }

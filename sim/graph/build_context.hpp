@@ -52,8 +52,10 @@ struct BuildContext {
   int host_extra_calls = 0;    // framework operations beyond one per task (eager per-expert loops)
 };
 
-// Adds a compute task that waits for everything pending (unless it is a weight-gradient kernel,
-// which never waits on communication).
+// Adds a compute task that waits for everything pending. A weight-gradient kernel does not: it runs
+// beside the collective its input gradient began (Megatron's asynchronous TP all-reduce or SP
+// reduce-scatter of that gradient), except under blocking launches (CUDA_LAUNCH_BLOCKING=1), where
+// each launch returns only once its kernel has ended, so no kernel runs beside another.
 TaskId add_compute(BuildContext& ctx, Task task, bool wgrad = false);
 // Adds a communication task that starts after the last compute task issued so far.
 TaskId add_comm_after_compute(BuildContext& ctx, Task task);

@@ -1,0 +1,50 @@
+// A weight-gradient GEMM runs beside the TP collective of the input gradient computed just before it
+// (Megatron's asynchronous all-reduce), unless launches block (CUDA_LAUNCH_BLOCKING=1): then every
+// launch waits for its kernel, and the weight gradient waits for the collective.
+#include <catch2/catch.hpp>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/graph/builder.hpp"
+#include "tests/support/tiny_model.hpp"
+
+using namespace trainsim;
+
+namespace {
+
+// The weight-gradient tasks of the backward that wait for a TP collective, and how many there are.
+std::pair<std::vector<std::string>, int> wgrads_after_tp(bool blocking) {
+  RunSpec run = test::gpt_run(test::gpt_model(1, 256, 4, 1000), 2, 1, 1, 512, 1, 1);
+  run.framework.name = "test";
+  run.framework.host.launch_blocking = blocking;
+  const StageGraph g = build_stage_graph(run, 0);
+  std::vector<std::string> waiting;
+  int all = 0;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    const std::string label = g.label_text(t.label);
+    if (t.role != TaskRole::kBackward || label.size() < 6 || label.compare(label.size() - 6, 6, ".wgrad") != 0) continue;
+    ++all;
+    for (auto [e, end] = boost::in_edges(static_cast<TaskId>(id), g.dag()); e != end; ++e) {
+      const Task& from = g.task(static_cast<TaskId>(boost::source(*e, g.dag())));
+      if (from.kind == TaskKind::kCollective && from.stream == Stream::kTp) waiting.push_back(label);
+    }
+  }
+  return {waiting, all};
+}
+
+}  // namespace
+
+TEST_CASE("weight gradients run beside the input gradient's TP all-reduce unless launches block", "[graph][framework]") {
+  const auto [async_waiting, async_all] = wgrads_after_tp(false);
+  const auto [blocking_waiting, blocking_all] = wgrads_after_tp(true);
+  REQUIRE(async_all > 0);
+  CHECK(blocking_all == async_all);
+  CHECK(async_waiting.empty());
+  // Each column-parallel GEMM's input gradient is all-reduced (the logits', the MLP's first and
+  // attention's QKV GEMM, in backward order); its weight gradient, issued next, waits for that.
+  CHECK(blocking_waiting == std::vector<std::string>{"logits.wgrad", "mlp_fc1.wgrad", "qkv_proj.wgrad"});
+}
