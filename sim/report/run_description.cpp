@@ -114,7 +114,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
 
 void describe_memory(std::ostream& out, const RunSpec& run, const std::vector<DeviceMemory>& stages) {
   // Each column is as wide as its header or its widest value, so that a what-if of 1,000 GiB and
-  // more stays aligned; the minimum widths are those of values below 100 GiB (1,000 GiB weights).
+  // more stays aligned; the minimum widths are the fixed ones this table had (comm to 99.9 GiB).
   const double g = 1073741824.0, capacity = run.platform.accelerator.memory_capacity;
   const std::vector<std::string> header = {"stage", "weights", "grads", "optim", "activ", "comm", "frame", "total"};
   std::vector<size_t> width = {5, 7, 5, 5, 5, 4, 5, 6};
