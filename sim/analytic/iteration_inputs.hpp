@@ -63,7 +63,7 @@ struct StageInputs {
   double cp_exposed = 0;       // CP K/V exchange not hidden behind the local attention block, per micro-batch
   double cp_hidden = 0;        // CP exchange hidden behind the local block, per micro-batch
   double ep_exposed = 0;       // EP dispatch + combine, per micro-batch
-  double ep_hidden = 0;        // EP combine beside expert weight-gradient kernels, per micro-batch
+  double ep_hidden = 0;        // EP all-to-alls that combined-1F1B steps hide, per micro-batch
   double zero3_exposed = 0;    // ZeRO-3 gathers/reduce-scatters not hidden behind a layer, per micro-batch
   double zero3_hidden = 0;     // ZeRO-3 traffic hidden behind layers, per micro-batch
   double zero3_after_wait = 0;  // ZeRO-3 waits of a micro-batch's passes in the fill and drain, where

@@ -12,9 +12,11 @@ namespace trainsim {
 struct BlockPassTimes {
   double forward = 0, backward_input = 0, weight_grad = 0;  // seconds, one micro-batch
   // Weight-gradient kernels right after the backward's last input-gradient GEMM: the TP reduction
-  // issued after that GEMM runs beside them (weight-gradient kernels never wait on communication).
+  // issued after that GEMM runs beside them (weight-gradient kernels do not wait for it, unless
+  // launches block).
   double wgrad_after_last_gemm = 0;
-  // The same after the last expert input-gradient GEMM (MoE): the EP combine runs beside them.
+  // The same after the last expert input-gradient GEMM (MoE): in a merged combined-1F1B step the
+  // backward's EP exchange runs beside them (a whole backward issues it after them).
   double wgrad_after_last_expert = 0;
   // The forward's last GEMM is an expert GEMM (MoE): the TP reduction after it and the EP combine
   // after it start together and run at once on their own streams.

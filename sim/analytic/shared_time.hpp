@@ -9,7 +9,7 @@
 //    of the time the compute stream does not wait for it itself (t_s: the stage's time per
 //    micro-batch), so exposed kind c gains exposed(c) sum_{c' != c} u(c') kappa(c, c'). The
 //    compute stream's own hidden traffic (SP re-gathers, overlapped TP, the CP exchange behind the
-//    local attention, the EP combine beside expert weight gradients) runs at fixed places in a
+//    local attention, the EP all-to-alls of merged combined-1F1B steps) runs at fixed places in a
 //    layer, mostly not where another dimension's exposed collective is, and is left out;
 //  - once per iteration, the last backward's exposed collectives run beside the DP reduction
 //    (active a share min(1, reduce / backward)), the first forward's beside prefetched ZeRO-1/2

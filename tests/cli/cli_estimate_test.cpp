@@ -34,6 +34,8 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       "--set devices=1 --set strategy.tp=1 --set strategy.pp=1 --set strategy.dp=1",
       "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1",
       "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true",
+      // Blocking launches (no framework host cost): the weight gradients wait for the TP all-reduce too.
+      "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set framework.host.launch_blocking=true",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1",
       // Uneven stages (1 and 3 of the 4 layers): the bubble is the lighter stage's fill and drain.
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.first_stage_layers=1 "
@@ -49,8 +51,8 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
   };
   std::vector<std::string> runs;
   for (const char* c : cases) runs.push_back(small(c));
-  // EP alone: Mixtral 8x7B cut to 2 layers, dispatch and combine over 2 and over 8 members
-  // (combine beside the expert weight-gradient kernels in the backward).
+  // EP alone: Mixtral 8x7B cut to 2 layers, dispatch and combine over 2 and over 8 members (the
+  // backward's exchange after the experts' weight gradients).
   for (const char* ep : {"--set devices=2 --set strategy.dp=2 --set strategy.ep=2 --set global_batch=4",
                          "--set devices=8 --set strategy.dp=8 --set strategy.ep=8 --set global_batch=8"})
     runs.push_back("estimate " + kMixtral + " --json --theta defaults --set model.layers=2 "

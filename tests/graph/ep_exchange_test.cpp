@@ -1,7 +1,8 @@
 // Where the EP exchange of the dispatch's gradient sits in a backward pass: after the experts'
 // weight gradients when the backward runs whole (one autograd node computes a grouped GEMM's input
 // and weight gradients), after their input gradients only when a zero-bubble schedule moves the
-// weight gradients to a later W pass; and the formulas hide it behind nothing in the first case.
+// weight gradients to a later W pass or combined 1F1B (overlap.ep_comm) runs them beside it; and
+// the formulas hide it behind nothing in the first case.
 #include <catch2/catch.hpp>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -58,6 +59,14 @@ TEST_CASE("a whole backward issues the dispatch's gradient exchange after the ex
 
 TEST_CASE("a zero-bubble backward issues it after the experts' input gradients (W runs later)", "[graph][moe]") {
   const StageGraph g = build_stage_graph(moe_run("zb-h1"), 0);
+  CHECK(before_backward_combine(g) == std::vector<std::string>{"moe_expert_fc1.dgrad"});
+}
+
+TEST_CASE("combined 1F1B issues it after the experts' input gradients, beside their weight gradients",
+          "[graph][moe][ep_overlap]") {
+  RunSpec run = moe_run("1f1b");
+  run.strategy.overlap.ep_comm = true;  // micro-batch 0's backward runs merged with micro-batch 1's forward
+  const StageGraph g = build_stage_graph(run, 0);
   CHECK(before_backward_combine(g) == std::vector<std::string>{"moe_expert_fc1.dgrad"});
 }
 
