@@ -69,10 +69,14 @@ class KeyTable {
 // otherwise format_quantity's text.
 [[nodiscard]] std::string quantity_text(double value, Quantity kind);
 
+// `below_lo`: what is wrong with a value under `lo` (MapReader::read_int), or "out of range".
 template <class S>
-KeyEntry<S> int_key(std::string key, int S::*field, Need need, int lo, int hi, std::string meaning) {
+KeyEntry<S> int_key(std::string key, int S::*field, Need need, int lo, int hi, std::string meaning,
+                    const char* below_lo = nullptr) {
   KeyEntry<S> e{std::move(key), need, int_range_text(lo, hi), std::move(meaning), nullptr, nullptr, nullptr, ""};
-  e.read = [field, lo, hi](MapReader& r, const KeyEntry<S>& k, S& s) { return r.read_int(k.key, &(s.*field), k.need, lo, hi); };
+  e.read = [field, lo, hi, below_lo](MapReader& r, const KeyEntry<S>& k, S& s) {
+    return r.read_int(k.key, &(s.*field), k.need, lo, hi, below_lo);
+  };
   e.show = [field](const S& s) { return std::to_string(s.*field); };
   return e;
 }

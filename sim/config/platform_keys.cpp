@@ -75,14 +75,11 @@ KeyEntry<T> link_bandwidth_key() {
 // A tree switch splits its ports into at least 2 down and 2 up; below 4 (0 and negatives too) the
 // message says so.
 KeyEntry<T> switch_radix_key() {
-  KeyEntry<T> e = int_key<T>("switch_radix", &T::switch_radix, Need::kOptional, 4, kMaxSwitchRadix,
-                             "ports per switch: a leaf has radix/2 device ports whatever the oversubscription, so a "
-                             "leaf with more is a larger radix (a tree switch needs 2 ports down and 2 up; 64-512 "
-                             "today)");
-  e.read = [](MapReader& r, const KeyEntry<T>& k, T& t) {
-    return r.read_int(k.key, &t.switch_radix, k.need, 4, kMaxSwitchRadix, "a switch needs at least 4 ports (2 down, 2 up)");
-  };
-  return e;
+  return int_key<T>("switch_radix", &T::switch_radix, Need::kOptional, 4, kMaxSwitchRadix,
+                    "ports per switch: a leaf has radix/2 device ports whatever the oversubscription, so a "
+                    "leaf with more is a larger radix (a tree switch needs 2 ports down and 2 up; 64-512 "
+                    "today)",
+                    "a switch needs at least 4 ports (2 down, 2 up)");
 }
 
 std::vector<KeyEntry<A>> accelerator_entries() {
