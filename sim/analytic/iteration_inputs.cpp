@@ -29,16 +29,16 @@ namespace {
 struct TpCosts {
   double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
   bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
-  bool split_w = false;           // ZB-H1: weight-gradient kernels run in a separate W pass
-  bool blocking = false;          // blocking launches: weight-gradient kernels wait for the reduction
+  // The backward's weight-gradient kernels run beside the reduction issued before them: not when
+  // ZB-H1 moves them to a separate W pass, nor when launches block (sim/graph/build_context.hpp).
+  bool wgrad_beside = true;
 };
 
 // One block's TP collectives in one pass: the SP all-gather before the first GEMM and the reduction
 // after the last. Without overlap the next kernel waits for them, except that in an unsplit
 // backward the weight-gradient kernels after the last input-gradient GEMM run beside the
-// reduction (unless launches block: sim/graph/build_context.hpp); with overlap only what outlasts
-// its GEMM is exposed. The backward's SP re-gather of the GEMM input runs beside the input-gradient
-// GEMM.
+// reduction (TpCosts::wgrad_beside); with overlap only what outlasts its GEMM is exposed. The
+// backward's SP re-gather of the GEMM input runs beside the input-gradient GEMM.
 void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
                   StageInputs& out) {
   const double gather = gathers ? tp.gather : 0, reduce = reduces ? tp.reduce : 0;
@@ -46,7 +46,7 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
   const double last = backward ? b.backward_last_gemm : b.forward_last_gemm;
   double beside = 0;
   if (tp.overlap) beside = std::min(gather, first) + std::min(reduce, last);
-  else if (backward && !tp.split_w && !tp.blocking) beside = std::min(reduce, b.wgrad_after_last_gemm);
+  else if (backward && tp.wgrad_beside) beside = std::min(reduce, b.wgrad_after_last_gemm);
   out.tp_exposed += gather + reduce - beside;
   out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
   if (!backward) out.tp_hidden_forward += beside;
@@ -79,8 +79,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
-  tp.split_w = s.schedule == "zb-h1";
-  tp.blocking = run.framework.host.launch_blocking;
+  tp.wgrad_beside = s.schedule != "zb-h1" && !run.framework.host.launch_blocking;
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
   const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
   const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;

@@ -5,12 +5,12 @@
 // the formulas hide it behind nothing in the first case.
 #include <catch2/catch.hpp>
 
-#include <boost/graph/adjacency_list.hpp>
 #include <string>
 #include <vector>
 
 #include "sim/analytic/iteration_inputs.hpp"
 #include "sim/graph/builder.hpp"
+#include "tests/support/graph_edges.hpp"
 #include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
@@ -32,15 +32,12 @@ RunSpec moe_run(const std::string& schedule) {
 
 // The labels of the tasks the first backward "ep.combine" of micro-batch 0 depends on.
 std::vector<std::string> before_backward_combine(const StageGraph& g) {
-  std::vector<std::string> out;
   for (size_t id = 0; id < g.size(); ++id) {
     const Task& t = g.task(static_cast<TaskId>(id));
-    if (t.role != TaskRole::kBackward || t.microbatch != 0 || g.label_text(t.label) != "ep.combine") continue;
-    for (auto [e, end] = boost::in_edges(static_cast<TaskId>(id), g.dag()); e != end; ++e)
-      out.push_back(g.label_text(g.task(static_cast<TaskId>(boost::source(*e, g.dag()))).label));
-    break;
+    if (t.role == TaskRole::kBackward && t.microbatch == 0 && g.label_text(t.label) == "ep.combine")
+      return test::predecessor_labels(g, static_cast<TaskId>(id));
   }
-  return out;
+  return {};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "sim/graph/builder.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/strategy/stage_layout.hpp"
+#include "tests/support/graph_edges.hpp"
 #include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
@@ -165,11 +166,9 @@ TEST_CASE("the EP combine waits for the bias added per expert after the last exp
   run.global_batch = 2;
   const StageGraph g = build_stage_graph(run, 0);
   std::vector<std::string> before_combine;
-  for (size_t id = 0; id < g.size() && before_combine.empty(); ++id) {
-    if (g.label_text(g.task(static_cast<TaskId>(id)).label) != "ep.combine") continue;
-    for (auto [e, end] = boost::in_edges(static_cast<TaskId>(id), g.dag()); e != end; ++e)
-      before_combine.push_back(g.label_text(g.task(static_cast<TaskId>(boost::source(*e, g.dag()))).label));
-  }
+  for (size_t id = 0; id < g.size() && before_combine.empty(); ++id)
+    if (g.label_text(g.task(static_cast<TaskId>(id)).label) == "ep.combine")
+      before_combine = test::predecessor_labels(g, static_cast<TaskId>(id));
   CHECK(before_combine == std::vector<std::string>{"moe_expert_bias.fwd"});
 }
 
