@@ -30,7 +30,8 @@ struct TpCosts {
   double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
   bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
   // The backward's weight-gradient kernels run beside the reduction issued before them: not when
-  // ZB-H1 moves them to a separate W pass, nor when launches block (sim/graph/build_context.hpp).
+  // ZB-H1 moves them to a separate W pass, nor without overlap.tp_grad_reduce (off under blocking
+  // launches; sim/graph/build_context.hpp).
   bool wgrad_beside = true;
 };
 
@@ -79,7 +80,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
-  tp.wgrad_beside = s.schedule != "zb-h1" && !run.framework.host.launch_blocking;
+  tp.wgrad_beside = s.schedule != "zb-h1" && s.overlap.tp_grad_reduce;
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
   const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
   const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;

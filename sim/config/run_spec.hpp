@@ -100,6 +100,14 @@ struct OverlapSpec {
   // EP all-to-alls of one micro-batch overlap another's compute: Megatron-Core's combined 1F1B
   // (--overlap-moe-expert-parallel-comm), without pipelining (sim/graph/merged_passes.hpp).
   bool ep_comm = false;
+  // The backward's weight-gradient GEMM of a column-parallel layer runs beside the TP reduction of its
+  // input gradient (Megatron-LM's asynchronous TP all-reduce, `async_tensor_model_parallel_allreduce`,
+  // and Megatron-Core's SP reduce-scatter); false: it waits for the reduction, which is then exposed
+  // whole (Megatron-LM of 2021, whose autograd all-reduced the input gradient after the layer's whole
+  // backward; the bigscience Megatron-DeepSpeed fork). sim/graph/build_context.hpp.
+  bool tp_grad_reduce = true;
+  // Every switch off: no stream overlaps another (blocking launches, sim/config/run_loader.cpp).
+  static OverlapSpec serial() { return OverlapSpec{false, false, false, false, false, false}; }
 };
 
 struct StrategySpec {

@@ -93,7 +93,7 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  mesh_order: " << quoted(s.mesh_order) << keep_in_domain_line(s.keep_in_domain) << "\n  overlap: {dp_grad_reduce: "
       << yes_no(s.overlap.dp_grad_reduce) << ", zero_param_gather: " << yes_no(s.overlap.zero_param_gather)
       << ", tp_comm: " << yes_no(s.overlap.tp_comm) << ", pp_comm: " << yes_no(s.overlap.pp_comm)
-      << ", ep_comm: " << yes_no(s.overlap.ep_comm) << "}\n";
+      << ", ep_comm: " << yes_no(s.overlap.ep_comm) << ", tp_grad_reduce: " << yes_no(s.overlap.tp_grad_reduce) << "}\n";
 }
 
 }  // namespace

@@ -4,7 +4,7 @@ namespace trainsim {
 
 TaskId add_compute(BuildContext& ctx, Task task, bool wgrad) {
   const TaskId id = ctx.graph.add(task);
-  if (!wgrad || ctx.run.framework.host.launch_blocking) {
+  if (!wgrad || !ctx.run.strategy.overlap.tp_grad_reduce) {
     for (TaskId dep : ctx.pending) ctx.graph.add_dependency(dep, id);
     ctx.pending.clear();
   }

@@ -54,9 +54,10 @@ struct BuildContext {
 
 // Adds a compute task that waits for everything pending. A weight-gradient kernel does not: it runs
 // beside the collective its input gradient began (Megatron's asynchronous TP all-reduce or SP
-// reduce-scatter of that gradient), except under blocking launches (CUDA_LAUNCH_BLOCKING=1), where
-// each launch returns only once its kernel has ended. (Under blocking launches the backward's SP
-// re-gather and the CP K/V exchange still run beside their kernels: not modelled as serial.)
+// reduce-scatter of that gradient), unless the run turns strategy.overlap.tp_grad_reduce off: a
+// framework without that overlap, or blocking launches (CUDA_LAUNCH_BLOCKING=1), where each launch
+// returns only once its kernel has ended. (Under blocking launches the backward's SP re-gather and
+// the CP K/V exchange still run beside their kernels: not modelled as serial.)
 TaskId add_compute(BuildContext& ctx, Task task, bool wgrad = false);
 // Adds a communication task that starts after the last compute task issued so far.
 TaskId add_comm_after_compute(BuildContext& ctx, Task task);

@@ -35,6 +35,7 @@ TEST_CASE("a framework map changes only the keys it names on its base", "[config
   // Blocking launches serialise every stream: no overlap, whatever the strategy says.
   CHECK_FALSE(r.strategy.overlap.dp_grad_reduce);
   CHECK_FALSE(r.strategy.overlap.pp_comm);
+  CHECK_FALSE(r.strategy.overlap.tp_grad_reduce);  // weight gradients wait for the TP reduction
 }
 
 TEST_CASE("set overrides of framework keys apply to the preset a run names or to none", "[config][framework]") {

@@ -1,6 +1,7 @@
 // A weight-gradient GEMM runs beside the TP collective of the input gradient computed just before it
-// (Megatron's asynchronous all-reduce), unless launches block (CUDA_LAUNCH_BLOCKING=1): then every
-// launch waits for its kernel, and the weight gradient waits for the collective.
+// (Megatron's asynchronous all-reduce), unless strategy.overlap.tp_grad_reduce is off (Megatron-LM of
+// 2021; blocking launches turn it off, tests/config/framework_loader_test.cpp): then the weight
+// gradient waits for the collective.
 #include <catch2/catch.hpp>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -16,10 +17,9 @@ using namespace trainsim;
 namespace {
 
 // The weight-gradient tasks of the backward that wait for a TP collective, and how many there are.
-std::pair<std::vector<std::string>, int> wgrads_after_tp(bool blocking) {
+std::pair<std::vector<std::string>, int> wgrads_after_tp(bool beside) {
   RunSpec run = test::gpt_run(test::gpt_model(1, 256, 4, 1000), 2, 1, 1, 512, 1, 1);
-  run.framework.name = "test";
-  run.framework.host.launch_blocking = blocking;
+  run.strategy.overlap.tp_grad_reduce = beside;
   const StageGraph g = build_stage_graph(run, 0);
   std::vector<std::string> waiting;
   int all = 0;
@@ -38,9 +38,10 @@ std::pair<std::vector<std::string>, int> wgrads_after_tp(bool blocking) {
 
 }  // namespace
 
-TEST_CASE("weight gradients run beside the input gradient's TP all-reduce unless launches block", "[graph][framework]") {
-  const auto [async_waiting, async_all] = wgrads_after_tp(false);
-  const auto [blocking_waiting, blocking_all] = wgrads_after_tp(true);
+TEST_CASE("weight gradients run beside the input gradient's TP all-reduce unless overlap.tp_grad_reduce is off",
+          "[graph][framework]") {
+  const auto [async_waiting, async_all] = wgrads_after_tp(true);
+  const auto [blocking_waiting, blocking_all] = wgrads_after_tp(false);
   REQUIRE(async_all > 0);
   CHECK(blocking_all == async_all);
   CHECK(async_waiting.empty());
