@@ -11,7 +11,7 @@ using namespace trainsim::config_test;
 TEST_CASE("the megatron-deepspeed preset loads with its cited and fitted values", "[config][framework]") {
   const FrameworkSpec f = load_framework("megatron-deepspeed");
   CHECK(f.name == "megatron-deepspeed");
-  CHECK(f.host.launch == Approx(31.7e-6));
+  CHECK(f.host.launch == Approx(50.6e-6));
   CHECK_FALSE(f.host.launch_blocking);
   CHECK(f.partition == PartitionMethod::kUniform);
   CHECK(f.memory.context == 1573.0 * 1024 * 1024);
@@ -30,7 +30,7 @@ TEST_CASE("a framework map changes only the keys it names on its base", "[config
   const std::string extra = "framework: {base: megatron-deepspeed, host: {launch_blocking: true}}\n";
   const RunSpec r = load_run(write_yaml("fw-map.yaml", run_yaml("strategy: {tp: 4, dp: 2}", extra)));
   CHECK(r.framework.name == "megatron-deepspeed (modified)");
-  CHECK(r.framework.host.launch == Approx(31.7e-6));
+  CHECK(r.framework.host.launch == Approx(50.6e-6));
   CHECK(r.framework.host.launch_blocking);
   // Blocking launches serialise every stream: no overlap, whatever the strategy says.
   CHECK_FALSE(r.strategy.overlap.dp_grad_reduce);
