@@ -124,4 +124,10 @@ Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh) {
   return 2 * static_cast<double>(sequence_tokens(sh)) * m.hidden * e + logits * (sh.fused_cross_entropy ? e : kFp32Bytes);
 }
 
+Bytes deferred_output_wgrad_bytes(const ModelSpec& m, const Shard& sh) {
+  const double e = activation_element_bytes(sh.precision);
+  const double logits = static_cast<double>(gemm_tokens(sh)) * static_cast<double>(ceil_div(m.vocab, sh.tp));
+  return (static_cast<double>(sequence_tokens(sh)) * m.hidden + logits) * e;
+}
+
 }  // namespace trainsim

@@ -64,5 +64,9 @@ struct ActivationOptions {
 // With SP and 16 bit: 4sbh/t·(1 + V/h) (Korthikanti 2022 Sec. 4.3). A fused cross entropy
 // (Shard::fused_cross_entropy) keeps its 16-bit gradient in place of the logits instead: E·T·V/t B.
 [[nodiscard]] Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh);
+// Last stage, per micro-batch whose output-layer weight gradient is deferred to the flush
+// (strategy.defer_output_wgrad): the logits GEMM's input T'·h·E (sequence-sharded under SP, gathered
+// again at the flush) and its 16-bit output gradient E·T·V/t, kept until that GEMM runs.
+[[nodiscard]] Bytes deferred_output_wgrad_bytes(const ModelSpec& m, const Shard& sh);
 
 }  // namespace trainsim

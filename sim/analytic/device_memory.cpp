@@ -87,6 +87,8 @@ Bytes stage_activations(const RunSpec& run, const Shard& sh, const ScheduleClose
       st.first || st.last ? schedule.chunk_peak_in_flight(shape, stage, st.first ? 0 : s.virtual_stages - 1) : 0;
   Bytes activations =
       activations_in_flight(peak, st.per_chunk, per_layer_activations(run, sh, st.layers), extra, extra_units);
+  // Deferred output-layer weight gradients keep their inputs until the flush: all of them by then.
+  if (st.last) activations += run.deferred_output_wgrads() * deferred_output_wgrad_bytes(run.model, sh);
   // A pipeline engine that keeps each in-flight micro-batch's stage output for its backward
   // (DeepSpeed's pipe_buffers["outputs"]) holds one more hidden-state tensor per unit.
   if (run.framework.memory.keeps_stage_outputs)

@@ -140,6 +140,7 @@ void set_compute(const StageCompute& c, StageInputs& st) {
   st.weight_grad = c.weight_grad;
   st.recompute = c.recompute;
   st.optimizer = c.optimizer;
+  st.deferred_wgrad = c.deferred_wgrad;
 }
 
 }  // namespace

@@ -135,12 +135,13 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   return e;
 }
 
-StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double iteration) {
+StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double deferred,
+                          double iteration) {
   StageEstimate out;
   auto& t = out.terms;
   const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
   t[0] = m * (w.forward + w.interference_forward) + e.slow_start;
-  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end;
+  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end + deferred;
   t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
   t[3] = optimizer;
   t[4] = m * w.tp + e.tp, t[5] = m * w.cp + e.cp, t[6] = m * w.ep + e.ep;
@@ -188,13 +189,18 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     edges.push_back(stage_edges(in, st, w, th, arrival));
     arrival += w.forward_pass() / in.shape.virtual_stages + th.bubble_scale * st.pp_hop;
     const StageEdges& e = edges.back();
+    // Stage s runs its last backward s chunk passes before stage 0; deferred weight gradients
+    // (strategy.defer_output_wgrad) follow it, hidden while stage 0 is still draining.
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    const double end = e.sum() + pipeline - head_start + th.compute_scale * st.optimizer;
+    const double end =
+        e.sum() + pipeline - head_start + th.compute_scale * (st.deferred_wgrad + st.optimizer);
     out.iteration_time = std::max(out.iteration_time, end);
   }
   for (int s = 0; s < p; ++s) {
-    const double optimizer = th.compute_scale * in.stages[static_cast<size_t>(s)].optimizer;
-    out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m, optimizer, out.iteration_time));
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m,
+                                     th.compute_scale * st.optimizer, th.compute_scale * st.deferred_wgrad,
+                                     out.iteration_time));
     for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
   }
   // Inputs are bounded at load time (sim/config/plausible_ranges): a non-finite time is a defect.

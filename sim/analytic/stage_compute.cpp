@@ -100,6 +100,10 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     if (c.has_output) add(out, t.output), pass.add(t.output);
     add_host_time(out, host, c, pass);
   }
+  if (last && run.deferred_output_wgrads() > 0) {
+    out.deferred_wgrad = run.deferred_output_wgrads() * t.output.weight_grad;
+    out.weight_grad -= out.deferred_wgrad / run.microbatches();
+  }
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(device.total());
   const double shard = zero_shard_fraction(device, s);

@@ -14,6 +14,9 @@ struct StageCompute {
   // leaves exposed in those passes (sim/analytic/host_time.hpp; 0 without a framework).
   double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;
   double optimizer = 0;   // per iteration, seconds
+  // Per iteration, seconds: the output layer's weight gradients deferred to the pipeline flush
+  // (strategy.defer_output_wgrad), taken out of weight_grad's per-micro-batch mean.
+  double deferred_wgrad = 0;
   double params = 0;      // parameters this device holds (count)
 };
 

@@ -141,6 +141,20 @@ void check_ep_overlap(const RunSpec& run, const YamlSource& src) {
               "0-2");
 }
 
+// strategy.defer_output_wgrad: the weight gradients wait for a pipeline flush, which the schedule must
+// have and must not already fill with its own weight-gradient passes.
+void check_output_wgrad_deferral(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  if (s.defer_output_wgrad == 0) return;
+  std::string obstacle;
+  if (s.pp == 1) obstacle = "needs a pipeline (pp > 1): without one there is no flush to hide them in";
+  else if (s.schedule == "zb-h1") obstacle = "cannot combine with zb-h1, which schedules weight gradients itself";
+  else if (s.overlap.ep_comm) obstacle = "cannot combine with overlap.ep_comm (combined 1F1B)";
+  if (obstacle.empty()) return;
+  src.fail_at("strategy.defer_output_wgrad", "deferring the output layer's weight gradients " + obstacle,
+              str(s.defer_output_wgrad), "0, or a count of micro-batches with pp > 1 and schedule 1f1b, gpipe or interleaved");
+}
+
 }  // namespace
 
 void check_strategy_free_rules(const RunSpec& run, const YamlSource& source) {
@@ -160,6 +174,7 @@ void check_run_rules(const RunSpec& run, const YamlSource& source) {
   check_schedule_rules(run, source);
   check_keep_in_domain(run, source);
   check_ep_overlap(run, source);
+  check_output_wgrad_deferral(run, source);
 }
 
 }  // namespace trainsim

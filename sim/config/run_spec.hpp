@@ -144,6 +144,12 @@ struct StrategySpec {
   // accumulation fusion, its default on CUDA). false = --no-gradient-accumulation-fusion: each
   // micro-batch's weight gradient is written, then added to the buffer by a separate kernel.
   bool grad_accumulation_fusion = true;
+  // Megatron-Core's defer_embedding_wgrad_compute with wgrad_deferral_limit N: the output layer's
+  // weight-gradient GEMMs of the first N micro-batches wait, their inputs buffered, until the stage has
+  // run its last backward, inside the pipeline flush (sim/graph/chunk_tasks.hpp). 0: off; N above the
+  // micro-batch count defers them all. Needs pp > 1 and a schedule that keeps weight gradients in
+  // the backward (not zb-h1).
+  int defer_output_wgrad = 0;
   std::string mesh_order = "tp-cp-ep-dp-pp";     // fastest-varying dimension first (Megatron order)
   // Dimensions ("tp", "ep", ...) whose every group must sit inside one domain of the platform's
   // innermost tier (a node's NVLink island); a strategy that puts one across domains is refused.
@@ -214,6 +220,8 @@ struct RunSpec {
   bool moe_dispatch_syncs() const { return framework.moe.dispatch_sync && !moe.pad_to_capacity; }
   // Derived: micro-batches each pipeline runs per iteration = global / (dp * micro_batch).
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
+  // Micro-batches whose output-layer weight gradient is deferred to the pipeline flush.
+  int deferred_output_wgrads() const { return std::min(strategy.defer_output_wgrad, microbatches()); }
 };
 
 }  // namespace trainsim

@@ -39,6 +39,9 @@ struct BuildContext {
     double expert;  // of which routed experts' (reduced over expert_grad_dim, sim/strategy/mesh.hpp)
   };
   std::vector<std::vector<GradReady>> grad_ready;
+  // Micro-batches whose output-layer weight gradient waits for the pipeline flush
+  // (strategy.defer_output_wgrad), in the order their backward ran.
+  std::vector<int> deferred_output;
   int microbatches = 1;
   int64_t prefetched = -1;  // ZeRO-3: parameter gather already issued for the next layer
   // ZeRO-1/2 with overlap: the start-of-iteration parameter gather (bucket) each layer's first

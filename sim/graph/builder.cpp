@@ -93,6 +93,7 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
         break;
     }
   }
+  emit_deferred_output_wgrads(ctx);
   emit_grad_sync_and_optimizer(ctx);
   return graph;
 }

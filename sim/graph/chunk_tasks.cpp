@@ -82,8 +82,12 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   begin_pass(ctx);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
-    const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
-    if (final_pass && weight_grads) ready.push_back({t, ctx.kernels.output_params, 0});
+    // strategy.defer_output_wgrad: the first micro-batches' weight gradients wait for the flush.
+    const bool defer = part == BackwardPart::kAll && mb < ctx.run.deferred_output_wgrads();
+    const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1,
+                                         defer ? BackwardPart::kInputGrad : part);
+    if (defer) ctx.deferred_output.push_back(mb);
+    if (final_pass && weight_grads && ctx.deferred_output.empty()) ready.push_back({t, ctx.kernels.output_params, 0});
   }
   for (int layer = c.first_layer + c.layer_count - 1; layer >= c.first_layer; --layer) {
     if (input_grads) {
@@ -106,6 +110,19 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const bool sends = input_grads && !c.has_embedding;
   end_pass(ctx, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
   if (sends) add_send(ctx, -1, mb, "pp.send_gradient");
+}
+
+void emit_deferred_output_wgrads(BuildContext& ctx) {
+  if (ctx.deferred_output.empty()) return;
+  size_t chunk = 0;
+  while (!ctx.chunks[chunk].has_output) ++chunk;
+  begin_pass(ctx);
+  TaskId last = 0;
+  for (int mb : ctx.deferred_output)
+    last = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1,
+                               BackwardPart::kWeightGrad);
+  end_pass(ctx, 0, 0, ctx.deferred_output.back());
+  ctx.grad_ready[chunk].push_back({last, ctx.kernels.output_params, 0});
 }
 
 }  // namespace trainsim

@@ -39,6 +39,8 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       // Without the asynchronous TP all-reduce (Megatron-LM of 2021): the same, launches asynchronous.
       "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set strategy.overlap.tp_grad_reduce=false",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1",
+      // The output layer's weight gradients of all 4 micro-batches deferred to the flush.
+      "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.defer_output_wgrad=4",
       // Uneven stages (1 and 3 of the 4 layers): the bubble is the lighter stage's fill and drain.
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.first_stage_layers=1 "
       "--set strategy.last_stage_layers=3",
