@@ -46,11 +46,26 @@ void warn_straddling_groups(const RunSpec& run) {
   }
 }
 
+// Megatron (Megatron-LM and Megatron-Core) overlaps pipeline transfers only in the interleaved
+// schedule: Megatron-LM's validate_args turns overlap_p2p_comm off without a virtual pipeline, and
+// Megatron-Core's non-interleaved schedule refuses it. A run on that framework that asks for it anyway
+// gets replayed as asked, with this line.
+void warn_framework_overlap(const RunSpec& run) {
+  const std::string& f = run.framework.name;
+  const bool megatron = f.rfind("megatron-core", 0) == 0 || f.rfind("megatron-lm", 0) == 0;
+  const auto& s = run.strategy;
+  if (!megatron || s.pp <= 1 || !s.overlap.pp_comm || s.virtual_stages > 1) return;
+  std::cout << "warning    strategy.overlap.pp_comm: " << f << " overlaps pipeline transfers only in the interleaved "
+            << "schedule (virtual_stages > 1); with schedule " << s.schedule
+            << " it waits for them (set pp_comm: false to model that)\n";
+}
+
 int run_check(const ParsedArgs& a) {
   const RunSpec run = load_run_for_command(a);
   describe_run(std::cout, run);
   describe_mesh(run);
   warn_straddling_groups(run);
+  warn_framework_overlap(run);
   const auto memory = stage_memory(run);
   describe_memory(std::cout, run, memory);
   require_fits(run, memory);

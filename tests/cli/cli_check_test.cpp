@@ -108,3 +108,18 @@ TEST_CASE("check warns when a TP group spans two NVLink domains and the run allo
   CHECK(kept.exit_code == 2);
   CHECK(kept.err.find("strategy.keep_in_domain: the tp group {0,8} spans 2 'nvlink' domains") != std::string::npos);
 }
+
+TEST_CASE("check warns when a Megatron run overlaps pipeline transfers outside the interleaved schedule", "[cli]") {
+  const std::string run = "check " + (kRoot / "validation/runs/mb-llama3-70b.yaml").string();  // megatron-core
+  const CommandResult interleaved = run_trainsim(run);
+  INFO(interleaved.err);
+  REQUIRE(interleaved.exit_code == 0);
+  CHECK(interleaved.out.find("warning") == std::string::npos);
+  const CommandResult plain = run_trainsim(run + " --set strategy.schedule=1f1b --set strategy.virtual_stages=1");
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("warning    strategy.overlap.pp_comm: megatron-core overlaps pipeline transfers only in the "
+                       "interleaved schedule") != std::string::npos);
+  const CommandResult waits = run_trainsim(run + " --set strategy.schedule=1f1b --set strategy.virtual_stages=1 "
+                                                 "--set strategy.overlap.pp_comm=false");
+  CHECK(waits.out.find("warning") == std::string::npos);
+}
