@@ -65,8 +65,9 @@ struct ActivationOptions {
 // (Shard::fused_cross_entropy) keeps its 16-bit gradient in place of the logits instead: E·T·V/t B.
 [[nodiscard]] Bytes last_stage_activation_bytes(const ModelSpec& m, const Shard& sh);
 // Last stage, per micro-batch whose output-layer weight gradient is deferred to the flush
-// (strategy.defer_output_wgrad): the logits GEMM's input T'·h·E (sequence-sharded under SP, gathered
-// again at the flush) and its 16-bit output gradient E·T·V/t, kept until that GEMM runs.
+// (strategy.defer_output_wgrad): the logits GEMM's input T'·h·E (sequence-sharded under SP; Megatron
+// gathers it again at the flush, which the replay does not model) and its 16-bit output gradient
+// E·T·V/t, kept until that GEMM runs. An upper bound: counted on top of the schedule's peak.
 [[nodiscard]] Bytes deferred_output_wgrad_bytes(const ModelSpec& m, const Shard& sh);
 
 }  // namespace trainsim

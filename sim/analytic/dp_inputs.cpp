@@ -35,6 +35,8 @@ struct PassItem {
 
 // The last backward's items in the order their gradients complete (chunks in reverse, output first,
 // layers descending, embedding last), each with its backward kernels and any recompute before them.
+// Deferred output weight gradients (strategy.defer_output_wgrad) complete the output's after all of
+// them, in the flush.
 std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, const std::vector<ChunkLayers>& chunks,
                                      const LayerParams& lp) {
   auto bwd = [](const BlockPassTimes& b) { return b.backward_input + b.weight_grad; };
@@ -44,7 +46,7 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
   std::vector<PassItem> items;
   for (size_t k = chunks.size(); k-- > 0;) {
     const ChunkLayers& c = chunks[k];
-    if (c.has_output) items.push_back({lp.output, bwd(bt.output), k});
+    if (c.has_output && run.deferred_output_wgrads() == 0) items.push_back({lp.output, bwd(bt.output), k});
     for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
@@ -54,6 +56,9 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
+  if (run.deferred_output_wgrads() > 0)
+    for (size_t k = 0; k < chunks.size(); ++k)
+      if (chunks[k].has_output) items.push_back({lp.output, bwd(bt.output), k});
   return items;
 }
 

@@ -53,6 +53,19 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
   if (!backward) out.tp_hidden_forward += beside;
 }
 
+// The output layer's backward TP reduction: beside its weight gradient, except in the share of the
+// micro-batches whose weight gradient waits for the flush (strategy.defer_output_wgrad), where the next
+// kernel waits for it whole.
+void add_output_backward_tp(const TpCosts& tp, const BlockPassTimes& b, double deferred_share, StageInputs& out) {
+  StageInputs beside, alone;
+  TpCosts waited = tp;
+  waited.wgrad_beside = false;
+  add_tp_block(tp, b, true, false, true, beside);
+  add_tp_block(waited, b, true, false, true, alone);
+  out.tp_exposed += (1 - deferred_share) * beside.tp_exposed + deferred_share * alone.tp_exposed;
+  out.tp_hidden += (1 - deferred_share) * beside.tp_hidden + deferred_share * alone.tp_hidden;
+}
+
 // The segments of layer `l`'s MoE block that combined 1F1B interleaves (sim/analytic/merged_exposure.hpp),
 // with the backward's selective recompute and its attention backward.
 MergedSegments merged_segments(const RunSpec& run, const BlockTimes& bt, int l) {
@@ -88,7 +101,10 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   int position = 0;
   for (const ChunkLayers& c : chunks) {
     if (c.has_embedding) out.tp_exposed += tp.reduce;  // vocab-parallel embedding's reduction
-    if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
+    if (c.has_output) {
+      add_tp_block(tp, bt.output, false, sp, false, out);
+      add_output_backward_tp(tp, bt.output, run.deferred_output_wgrads() / static_cast<double>(run.microbatches()), out);
+    }
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const bool moe = is_moe_layer(run.model, l);
       const LayerRecompute redo = layer_recompute(run, bt, l, position);

@@ -183,18 +183,22 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   IterationEstimate out;
   std::vector<StageEdges> edges;
   double arrival = 0;  // when stage s receives its first micro-batch
+  double drain = 0;    // the last backward chunks of the stages before s: how long s waits for stage 0
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
     edges.push_back(stage_edges(in, st, w, th, arrival));
     arrival += w.forward_pass() / in.shape.virtual_stages + th.bubble_scale * st.pp_hop;
     const StageEdges& e = edges.back();
-    // Stage s runs its last backward s chunk passes before stage 0; deferred weight gradients
-    // (strategy.defer_output_wgrad) follow it, hidden while stage 0 is still draining.
+    // Stage s runs its last backward s chunk passes before stage 0. Deferred weight gradients
+    // (strategy.defer_output_wgrad) follow it, hidden while the stages before it still drain: their
+    // last backward chunks.
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    const double end =
-        e.sum() + pipeline - head_start + th.compute_scale * (st.deferred_wgrad + st.optimizer);
+    double last = pipeline - head_start;
+    if (st.deferred_wgrad > 0) last = std::max(last, pipeline - drain + th.compute_scale * st.deferred_wgrad);
+    const double end = e.sum() + last + th.compute_scale * st.optimizer;
     out.iteration_time = std::max(out.iteration_time, end);
+    drain += (w.backward + w.recompute) / in.shape.virtual_stages;
   }
   for (int s = 0; s < p; ++s) {
     const StageInputs& st = in.stages[static_cast<size_t>(s)];

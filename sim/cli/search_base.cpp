@@ -61,6 +61,7 @@ RunSpec with_strategy_cleared(RunSpec run) {
   run.strategy.grad_bucket_size = kept.grad_bucket_size;
   run.strategy.grad_precision = kept.grad_precision;
   run.strategy.grad_accumulation_fusion = kept.grad_accumulation_fusion;
+  run.strategy.overlap.tp_grad_reduce = kept.overlap.tp_grad_reduce;  // the framework's, not a search knob
   return run;
 }
 

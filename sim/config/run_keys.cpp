@@ -113,7 +113,8 @@ std::vector<KeyEntry<S>> strategy_entries() {
       int_key<S>("defer_output_wgrad", &S::defer_output_wgrad, opt, 0, INT_MAX,
                  "Megatron-Core's `defer_embedding_wgrad_compute` with `wgrad_deferral_limit` N: the output layer's "
                  "weight gradients of the first N micro-batches run after the stage's last backward, inside the "
-                 "pipeline flush; 0 = off (needs pp > 1, not zb-h1)"),
+                 "pipeline flush; 0 = off (Megatron's limit 0 means all: write the micro-batch count); needs pp > "
+                 "1, not zb-h1, grad_accumulation_fusion"),
       string_key<S>("mesh_order", &S::mesh_order, opt, "tp, cp, ep, dp and pp, each once, joined by '-'",
                     "rank layout, fastest-varying dimension first (Megatron's order)"),
       custom_key<S>("keep_in_domain", opt, "a list naming each of tp, cp, ep, dp, pp at most once, e.g. [tp, ep]",

@@ -142,17 +142,21 @@ void check_ep_overlap(const RunSpec& run, const YamlSource& src) {
 }
 
 // strategy.defer_output_wgrad: the weight gradients wait for a pipeline flush, which the schedule must
-// have and must not already fill with its own weight-gradient passes.
+// have and must not already fill with its own weight-gradient passes; Megatron-Core also needs them
+// accumulated by the GEMM itself (ModelParallelConfig refuses the deferral without
+// gradient_accumulation_fusion). Combined 1F1B needs pp 1, refused here first.
 void check_output_wgrad_deferral(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   if (s.defer_output_wgrad == 0) return;
   std::string obstacle;
   if (s.pp == 1) obstacle = "needs a pipeline (pp > 1): without one there is no flush to hide them in";
   else if (s.schedule == "zb-h1") obstacle = "cannot combine with zb-h1, which schedules weight gradients itself";
-  else if (s.overlap.ep_comm) obstacle = "cannot combine with overlap.ep_comm (combined 1F1B)";
+  else if (!s.grad_accumulation_fusion) obstacle = "needs grad_accumulation_fusion (Megatron-Core's requirement)";
   if (obstacle.empty()) return;
   src.fail_at("strategy.defer_output_wgrad", "deferring the output layer's weight gradients " + obstacle,
-              str(s.defer_output_wgrad), "0, or a count of micro-batches with pp > 1 and schedule 1f1b, gpipe or interleaved");
+              str(s.defer_output_wgrad),
+              "0, or a count of micro-batches with pp > 1, schedule 1f1b, gpipe or interleaved and "
+              "grad_accumulation_fusion true");
 }
 
 }  // namespace

@@ -44,6 +44,10 @@ void gather_params(BuildContext& ctx, int layer, int next_layer, int mb, TaskRol
   if (prefetch && next_layer >= 0) ctx.prefetched = zero3_gather(ctx, next_layer, mb, role);
 }
 
+TaskId emit_output_backward(BuildContext& ctx, int mb, BackwardPart part) {
+  return emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1, part);
+}
+
 bool recomputes(const BuildContext& ctx, int chunk, int layer) {
   if (ctx.run.strategy.recompute != Recompute::kFull) return false;
   const int limit = ctx.run.strategy.recompute_layers;
@@ -82,12 +86,13 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   begin_pass(ctx);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
-    // strategy.defer_output_wgrad: the first micro-batches' weight gradients wait for the flush.
+    // strategy.defer_output_wgrad: the first micro-batches' weight gradients wait for the flush, where
+    // the output layer's gradient then completes (emit_deferred_output_wgrads).
     const bool defer = part == BackwardPart::kAll && mb < ctx.run.deferred_output_wgrads();
-    const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1,
-                                         defer ? BackwardPart::kInputGrad : part);
+    const TaskId t = emit_output_backward(ctx, mb, defer ? BackwardPart::kInputGrad : part);
     if (defer) ctx.deferred_output.push_back(mb);
-    if (final_pass && weight_grads && ctx.deferred_output.empty()) ready.push_back({t, ctx.kernels.output_params, 0});
+    if (final_pass && weight_grads && ctx.run.deferred_output_wgrads() == 0)
+      ready.push_back({t, ctx.kernels.output_params, 0});
   }
   for (int layer = c.first_layer + c.layer_count - 1; layer >= c.first_layer; --layer) {
     if (input_grads) {
@@ -114,15 +119,11 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
 
 void emit_deferred_output_wgrads(BuildContext& ctx) {
   if (ctx.deferred_output.empty()) return;
-  size_t chunk = 0;
-  while (!ctx.chunks[chunk].has_output) ++chunk;
   begin_pass(ctx);
   TaskId last = 0;
-  for (int mb : ctx.deferred_output)
-    last = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), mb, -1,
-                               BackwardPart::kWeightGrad);
+  for (int mb : ctx.deferred_output) last = emit_output_backward(ctx, mb, BackwardPart::kWeightGrad);
   end_pass(ctx, 0, 0, ctx.deferred_output.back());
-  ctx.grad_ready[chunk].push_back({last, ctx.kernels.output_params, 0});
+  ctx.grad_ready.back().push_back({last, ctx.kernels.output_params, 0});  // the output is in the last chunk
 }
 
 }  // namespace trainsim

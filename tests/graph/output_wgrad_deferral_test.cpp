@@ -4,11 +4,13 @@
 // activations of that stage; runs without a pipeline flush to put them in are refused.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "sim/analytic/device_memory.hpp"
 #include "sim/graph/builder.hpp"
+#include "tests/support/graph_edges.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/tiny_model.hpp"
@@ -82,4 +84,24 @@ TEST_CASE("deferring output weight gradients without a flush to hide them is ref
   const CommandResult zb = run_trainsim(base + "--set strategy.schedule=zb-h1");
   CHECK(zb.exit_code == 2);
   CHECK(zb.err.find("zb-h1") != std::string::npos);
+  const CommandResult unfused = run_trainsim(base + "--set strategy.grad_accumulation_fusion=false");
+  CHECK(unfused.exit_code == 2);
+  CHECK(unfused.err.find("needs grad_accumulation_fusion") != std::string::npos);
+}
+
+// With data parallelism the output layer's gradient is reduced once complete: after the flush's
+// last deferred GEMM, not after the last backward pass.
+TEST_CASE("the output layer's gradient is reduced after the deferred weight gradients", "[graph][pipeline]") {
+  RunSpec run = two_stages(2);
+  run = gpt_run(run.model, 1, 2, 2, kSeq, 2 * kMicrobatches, 1);
+  run.strategy.overlap.dp_grad_reduce = true;  // buckets reduced as their gradients complete
+  run.strategy.defer_output_wgrad = 2;
+  const StageGraph g = build_stage_graph(run, 1);
+  const auto& dp = g.order(Stream::kDp);
+  REQUIRE_FALSE(dp.empty());
+  const std::vector<std::string> before = predecessor_labels(g, dp.front());
+  CHECK(std::find(before.begin(), before.end(), "logits.wgrad") != before.end());
+  const auto& compute = g.order(Stream::kCompute);
+  const Placement p = placement(g);
+  CHECK(g.task(compute[p.wgrad_positions.back()]).microbatch == 1);  // the flush's last GEMM
 }

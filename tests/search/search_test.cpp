@@ -16,6 +16,7 @@
 #include "sim/search/rank_agreement.hpp"
 #include "sim/search/search.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/tiny_run.hpp"
 
 using namespace trainsim;
 namespace fs = std::filesystem;
@@ -258,4 +259,24 @@ TEST_CASE("with 10 layers the search interleaves over uneven stages and still ma
   }
   CHECK(uneven > 0);
   require_matches_exhaustive(base, IterationTheta{});
+}
+
+// A candidate of a run whose framework blocks on every launch overlaps nothing, whatever the flags
+// drawn for it say, as the loader makes of a run file (sim/config/run_loader.cpp).
+TEST_CASE("search candidates of a blocking-launch run overlap no stream", "[search][framework]") {
+  RunSpec run = test::island_run(8, 100e9, 1e-6);
+  run.framework.host.launch_blocking = true;
+  ComputeGroup g;
+  g.tp = 2, g.pp = 2, g.dp = 2;
+  InnerChoice c;
+  c.tp_comm = true;
+  apply_choice(g, c, FlagChoice{true, true}, 0, run);
+  CHECK_FALSE(run.strategy.overlap.tp_comm);
+  CHECK_FALSE(run.strategy.overlap.dp_grad_reduce);
+  CHECK_FALSE(run.strategy.overlap.pp_comm);
+  CHECK_FALSE(run.strategy.overlap.tp_grad_reduce);
+  RunSpec asynchronous = test::island_run(8, 100e9, 1e-6);
+  apply_choice(g, c, FlagChoice{true, true}, 0, asynchronous);
+  CHECK(asynchronous.strategy.overlap.tp_comm);
+  CHECK(asynchronous.strategy.overlap.tp_grad_reduce);
 }
