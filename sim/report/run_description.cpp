@@ -99,6 +99,9 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute);
   if (s.recompute == Recompute::kSelective) out << " [" << recompute_module_list(s.recompute_modules) << "]";
   if (!s.grad_accumulation_fusion) out << ", unfused gradient accumulation";
+  if (!s.overlap.tp_grad_reduce && s.tp > 1) out << ", weight gradients after the TP reduction";
+  if (run.deferred_output_wgrads() > 0)
+    out << ", output weight gradients of " << run.deferred_output_wgrads() << " micro-batches in the flush";
   out << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
       << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision);

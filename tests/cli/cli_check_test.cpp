@@ -123,3 +123,15 @@ TEST_CASE("check warns when a Megatron run overlaps pipeline transfers outside t
                                                  "--set strategy.overlap.pp_comm=false");
   CHECK(waits.out.find("warning") == std::string::npos);
 }
+
+TEST_CASE("check's strategy line names the weight-gradient switches a run sets", "[cli]") {
+  const std::string run = "check " + (kRoot / "workloads/default.yaml").string();  // tp 2, pp 2, 8 micro-batches
+  const CommandResult plain = run_trainsim(run);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("weight gradients") == std::string::npos);
+  const CommandResult set = run_trainsim(run + " --set strategy.overlap.tp_grad_reduce=false "
+                                               "--set strategy.defer_output_wgrad=20");
+  REQUIRE(set.exit_code == 0);
+  CHECK(set.out.find(", weight gradients after the TP reduction") != std::string::npos);
+  CHECK(set.out.find(", output weight gradients of 8 micro-batches in the flush") != std::string::npos);  // at most m
+}
