@@ -23,6 +23,10 @@ std::vector<KeyEntry<FrameworkSpec>> framework_entries() {
       enum_key<F>("yarn_rope", &F::eager_yarn_rope, opt, yarn_rope_names(),
                   "eager: a YaRN rotary embedding runs as eager ops on q and k, each a host launch (Megatron-Core); "
                   "fused: one kernel, as plain RoPE"),
+      bool_key<F>("async_tp_grad_reduce", &F::async_tp_grad_reduce, opt,
+                  "whether its column-parallel layers can reduce an input gradient beside their weight-gradient "
+                  "GEMM (Megatron's asynchronous TP all-reduce); false turns a run's strategy.overlap.tp_grad_reduce "
+                  "off"),
   };
 }
 

@@ -94,6 +94,10 @@ struct FrameworkSpec {
   // sin of the frequencies times the YaRN scale, t·cos + rotate_half(t)·sin), not by one fused kernel:
   // Megatron-Core's rope_utils falls back from Transformer Engine's fused RoPE when mscale != 1.
   bool eager_yarn_rope = false;
+  // The framework's column-parallel layers can all-reduce (or SP reduce-scatter) an input gradient
+  // beside their weight-gradient GEMM (Megatron's asynchronous TP all-reduce). false: they have no such
+  // path, so a run on it gets strategy.overlap.tp_grad_reduce off (sim/config/run_loader.cpp).
+  bool async_tp_grad_reduce = true;
 };
 
 }  // namespace trainsim

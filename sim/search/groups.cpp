@@ -264,6 +264,7 @@ void apply_choice(const ComputeGroup& g, const InnerChoice& c, const FlagChoice&
   s.overlap.pp_comm = f.pp_comm;
   // As the loader does: with blocking launches no stream overlaps another (sim/config/run_loader.cpp).
   if (run.framework.host.launch_blocking) s.overlap = OverlapSpec::serial();
+  if (!run.framework.async_tp_grad_reduce) s.overlap.tp_grad_reduce = false;
   run.micro_batch = g.micro_batch;
 }
 

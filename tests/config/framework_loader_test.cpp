@@ -49,3 +49,13 @@ TEST_CASE("set overrides of framework keys apply to the preset a run names or to
   const RunSpec c = load_run(named, {"framework=megatron-deepspeed"});
   CHECK(c.framework.name == "megatron-deepspeed");
 }
+
+TEST_CASE("a framework without the asynchronous TP all-reduce turns tp_grad_reduce off", "[config][framework]") {
+  const RunSpec deepspeed = load_run(write_yaml("fw-ds.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: megatron-deepspeed\n")));
+  CHECK_FALSE(deepspeed.framework.host.launch_blocking);
+  CHECK_FALSE(deepspeed.framework.async_tp_grad_reduce);
+  CHECK_FALSE(deepspeed.strategy.overlap.tp_grad_reduce);
+  CHECK(deepspeed.strategy.overlap.dp_grad_reduce);  // only that switch
+  const RunSpec core = load_run(write_yaml("fw-core.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: megatron-core\n")));
+  CHECK(core.strategy.overlap.tp_grad_reduce);
+}

@@ -279,4 +279,10 @@ TEST_CASE("search candidates of a blocking-launch run overlap no stream", "[sear
   apply_choice(g, c, FlagChoice{true, true}, 0, asynchronous);
   CHECK(asynchronous.strategy.overlap.tp_comm);
   CHECK(asynchronous.strategy.overlap.tp_grad_reduce);
+  // A framework without the asynchronous TP all-reduce keeps its candidates' weight gradients after it.
+  RunSpec no_async = test::island_run(8, 100e9, 1e-6);
+  no_async.framework.async_tp_grad_reduce = false;
+  apply_choice(g, c, FlagChoice{true, true}, 0, no_async);
+  CHECK(no_async.strategy.overlap.tp_comm);
+  CHECK_FALSE(no_async.strategy.overlap.tp_grad_reduce);
 }
