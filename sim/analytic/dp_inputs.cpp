@@ -43,10 +43,10 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
   std::vector<int> first_position;  // stage position of each chunk's first layer (recompute_layers counts these)
   int position = 0;
   for (const ChunkLayers& c : chunks) first_position.push_back(position), position += c.layer_count;
-  std::vector<PassItem> items;
+  std::vector<PassItem> items, flush;  // flush: the output's, completed by the deferred weight gradients
   for (size_t k = chunks.size(); k-- > 0;) {
     const ChunkLayers& c = chunks[k];
-    if (c.has_output && run.deferred_output_wgrads() == 0) items.push_back({lp.output, bwd(bt.output), k});
+    if (c.has_output) (run.deferred_output_wgrads() > 0 ? flush : items).push_back({lp.output, bwd(bt.output), k});
     for (int l = c.first_layer + c.layer_count - 1; l >= c.first_layer; --l) {
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
@@ -56,9 +56,7 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
   }
-  if (run.deferred_output_wgrads() > 0)
-    for (size_t k = 0; k < chunks.size(); ++k)
-      if (chunks[k].has_output) items.push_back({lp.output, bwd(bt.output), k});
+  items.insert(items.end(), flush.begin(), flush.end());
   return items;
 }
 

@@ -29,10 +29,11 @@ namespace {
 struct TpCosts {
   double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
   bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
-  // The backward's weight-gradient kernels run beside the reduction issued before them: not when
-  // ZB-H1 moves them to a separate W pass, nor without overlap.tp_grad_reduce (off under blocking
-  // launches; sim/graph/build_context.hpp).
-  bool wgrad_beside = true;
+  // Share of the micro-batches whose backward weight-gradient kernels run beside the reduction issued
+  // before them: none when ZB-H1 moves them to a separate W pass or without overlap.tp_grad_reduce
+  // (off under blocking launches; sim/graph/build_context.hpp); for the output layer, not those
+  // deferred to the flush (strategy.defer_output_wgrad).
+  double wgrad_beside = 1;
 };
 
 // One block's TP collectives in one pass: the SP all-gather before the first GEMM and the reduction
@@ -47,23 +48,10 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
   const double last = backward ? b.backward_last_gemm : b.forward_last_gemm;
   double beside = 0;
   if (tp.overlap) beside = std::min(gather, first) + std::min(reduce, last);
-  else if (backward && tp.wgrad_beside) beside = std::min(reduce, b.wgrad_after_last_gemm);
+  else if (backward) beside = tp.wgrad_beside * std::min(reduce, b.wgrad_after_last_gemm);
   out.tp_exposed += gather + reduce - beside;
   out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
   if (!backward) out.tp_hidden_forward += beside;
-}
-
-// The output layer's backward TP reduction: beside its weight gradient, except in the share of the
-// micro-batches whose weight gradient waits for the flush (strategy.defer_output_wgrad), where the next
-// kernel waits for it whole.
-void add_output_backward_tp(const TpCosts& tp, const BlockPassTimes& b, double deferred_share, StageInputs& out) {
-  StageInputs beside, alone;
-  TpCosts waited = tp;
-  waited.wgrad_beside = false;
-  add_tp_block(tp, b, true, false, true, beside);
-  add_tp_block(waited, b, true, false, true, alone);
-  out.tp_exposed += (1 - deferred_share) * beside.tp_exposed + deferred_share * alone.tp_exposed;
-  out.tp_hidden += (1 - deferred_share) * beside.tp_hidden + deferred_share * alone.tp_hidden;
 }
 
 // The segments of layer `l`'s MoE block that combined 1F1B interleaves (sim/analytic/merged_exposure.hpp),
@@ -93,7 +81,9 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
-  tp.wgrad_beside = s.schedule != "zb-h1" && s.overlap.tp_grad_reduce;
+  tp.wgrad_beside = s.schedule != "zb-h1" && s.overlap.tp_grad_reduce ? 1 : 0;
+  TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
+  output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
   const double kv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kAllGather, pl.cp_kv) : 0;
   const double dkv = s.cp > 1 ? cc.collective(rank, Dim::kCp, CollectiveKind::kReduceScatter, pl.cp_kv) : 0;
@@ -101,10 +91,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   int position = 0;
   for (const ChunkLayers& c : chunks) {
     if (c.has_embedding) out.tp_exposed += tp.reduce;  // vocab-parallel embedding's reduction
-    if (c.has_output) {
-      add_tp_block(tp, bt.output, false, sp, false, out);
-      add_output_backward_tp(tp, bt.output, run.deferred_output_wgrads() / static_cast<double>(run.microbatches()), out);
-    }
+    if (c.has_output) add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(output_tp, bt.output, true, false, true, out);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       const bool moe = is_moe_layer(run.model, l);
       const LayerRecompute redo = layer_recompute(run, bt, l, position);

@@ -203,11 +203,7 @@ RunSpec load_run_document(YamlSource& source, YAML::Node root, const std::filesy
   RunReferences refs;
   RunSpec run = parse_run(source, root, &refs);
   run.framework = load_run_framework(source, root, base, select_overrides(overrides, "framework"));
-  // With blocking launches the host waits for every kernel, collective and transfer in turn, so
-  // no stream overlaps another whatever the run's overlap switches say (`check` prints this).
-  if (run.framework.host.launch_blocking) run.strategy.overlap = OverlapSpec::serial();
-  // A framework without the asynchronous TP all-reduce cannot run weight gradients beside it.
-  if (!run.framework.async_tp_grad_reduce) run.strategy.overlap.tp_grad_reduce = false;
+  run.limit_overlap_to_framework();  // `check` prints what blocking launches leave
   run.model = load_run_model(refs.model, base, source, select_overrides(overrides, "model"));
   run.platform = load_platform_file(
       resolve_reference(refs.platform, PresetKind::kPlatform, base, source.where("platform"), "platform"),

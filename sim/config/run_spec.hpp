@@ -222,6 +222,14 @@ struct RunSpec {
   int microbatches() const { return global_batch / (strategy.dp * micro_batch); }
   // Micro-batches whose output-layer weight gradient is deferred to the pipeline flush.
   int deferred_output_wgrads() const { return std::min(strategy.defer_output_wgrad, microbatches()); }
+  // Switches off the overlap the framework cannot do, whatever the strategy asks: every stream under
+  // blocking launches (the host waits for each kernel, collective and transfer in turn), and weight
+  // gradients beside the TP reduction without the asynchronous all-reduce. The loader applies it to
+  // every run, the search to every candidate.
+  void limit_overlap_to_framework() {
+    if (framework.host.launch_blocking) strategy.overlap = OverlapSpec::serial();
+    if (!framework.async_tp_grad_reduce) strategy.overlap.tp_grad_reduce = false;
+  }
 };
 
 }  // namespace trainsim

@@ -262,10 +262,8 @@ void apply_choice(const ComputeGroup& g, const InnerChoice& c, const FlagChoice&
   s.mesh_order = c.mesh_order;
   s.overlap.dp_grad_reduce = f.dp_grad_reduce;
   s.overlap.pp_comm = f.pp_comm;
-  // As the loader does: with blocking launches no stream overlaps another (sim/config/run_loader.cpp).
-  if (run.framework.host.launch_blocking) s.overlap = OverlapSpec::serial();
-  if (!run.framework.async_tp_grad_reduce) s.overlap.tp_grad_reduce = false;
   run.micro_batch = g.micro_batch;
+  run.limit_overlap_to_framework();  // as the loader does
 }
 
 }  // namespace trainsim
