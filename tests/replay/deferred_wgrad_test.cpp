@@ -3,8 +3,6 @@
 // they fit there, the iteration is shorter by exactly their time.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -20,13 +18,6 @@ const std::string kRun = "simulate " + kDefault +
                          " --set model.layers=4 --set global_batch=4 --set platform.accelerator.comm_interference=0"
                          " --set strategy.sequence_parallel=false --set devices=2 --set strategy.tp=1"
                          " --set strategy.pp=2 --set strategy.dp=1";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 double iteration_time(int deferred) {
   const std::string json = scratch("deferred_wgrad_" + std::to_string(deferred) + ".json");

@@ -1,8 +1,6 @@
 // strategy.overlap.tp_grad_reduce off (Megatron-LM of 2021): every TP all-reduce is exposed whole, the
 // backward's too, which otherwise run beside the weight-gradient GEMMs issued after them.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "tests/support/json_number.hpp"
@@ -23,10 +21,7 @@ double exposed_tp(int layers, bool beside) {
       " --set strategy.overlap.tp_grad_reduce=" + (beside ? "true" : "false") + " --json " + json);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  std::ifstream in(json);
-  std::stringstream text;
-  text << in.rdbuf();
-  return number_after(text.str(), "exposed_tp");
+  return number_after(slurp(json), "exposed_tp");
 }
 
 }  // namespace
