@@ -96,6 +96,11 @@ inline const EnumNames<CrossEntropy>& cross_entropy_names() {
   return names;
 }
 
+inline const EnumNames<MoeRouterDtype>& moe_router_dtype_names() {
+  static const EnumNames<MoeRouterDtype> names = {{"activation", MoeRouterDtype::kActivation}, {"fp32", MoeRouterDtype::kFp32}};
+  return names;
+}
+
 inline const EnumNames<MoeDispatcher>& moe_dispatcher_names() {
   static const EnumNames<MoeDispatcher> names = {{"alltoall", MoeDispatcher::kAllToAll}, {"flex", MoeDispatcher::kFlex}};
   return names;

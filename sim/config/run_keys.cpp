@@ -183,6 +183,10 @@ std::vector<KeyEntry<MoeRouting>> moe_routing_entries() {
                   "`--moe-token-dispatcher-type`: alltoall sorts the received chunks into expert order (and back) "
                   "when a rank holds several experts, a second pass over the routed tokens each way; flex "
                   "(DeepEP / HybridEP) orders them in its one local permutation"),
+      enum_key<M>("router_dtype", &M::router_dtype, opt, moe_router_dtype_names(),
+                  "`--moe-router-dtype`: activation (the default: the router GEMMs in the activations' "
+                  "precision) or fp32 (fp32 logits: the backward's two router GEMMs run as TF32 on fp32 "
+                  "operands, with the router input cast to fp32 and its gradient cast back)"),
   };
 }
 

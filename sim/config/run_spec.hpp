@@ -59,6 +59,8 @@ enum class CrossEntropy { kUnfused, kTe };
 //   kFlex      DeepEP / HybridEP: the exchange delivers each rank's tokens and one local permutation
 //              orders them (MoEFlexTokenDispatcher): no chunk sort.
 enum class MoeDispatcher { kAllToAll, kFlex };
+// --moe-router-dtype: the router GEMM in the activations' precision, or with fp32 logits.
+enum class MoeRouterDtype { kActivation, kFp32 };
 
 // What the optimizer keeps per parameter beside the 16-bit weight (Adam):
 //   kFp32           fp32 moments and an fp32 master weight: 12 bytes (Megatron-Core's distributed
@@ -183,6 +185,11 @@ struct MoeRouting {
   bool pad_to_capacity = false;
   // --moe-token-dispatcher-type: alltoall (the default here) or flex (DeepEP / HybridEP backends).
   MoeDispatcher dispatcher = MoeDispatcher::kAllToAll;
+  // --moe-router-dtype fp32: fp32 router logits. Megatron-Core's RouterGatingLinearFunction (with
+  // Transformer Engine) runs the forward GEMM on 16-bit operands into fp32, and the backward's two
+  // GEMMs on fp32 operands, which TE's cuBLASLt GEMM computes as TF32, with casts of the router
+  // input to fp32 and of its gradient back (sim/model/moe_ops.cpp).
+  MoeRouterDtype router_dtype = MoeRouterDtype::kActivation;
 };
 
 struct RunSpec {

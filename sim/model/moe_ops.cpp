@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/fp8_quantize.hpp"
@@ -14,6 +15,7 @@ namespace {
 constexpr double kTopkFlopsPerElement = 5;  // softmax (max, exp, sum, divide) + top-k compare
 constexpr double kUnpermuteFlopsPerElement = 2;  // probability-weighted sum: multiply + add
 constexpr double kRouterProbBytes = 4;      // routing scores kept in fp32
+constexpr double kFp32Bytes = 4;
 
 int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.tp); }
 int64_t shared_width(const ModelSpec& m, const Shard& sh) {
@@ -116,6 +118,36 @@ double chunk_sort_bytes(const ModelSpec& m, const Shard& sh, const MoeSizes& z) 
   return sh.chunk_sort ? 2 * z.dispatched * m.hidden * z.ab : 0;
 }
 
+
+// A cast of `elements` elements from `from` to `to` bytes each: one read, one write.
+Kernel cast_kernel(std::string name, double elements, double from, double to) {
+  Kernel k = elementwise_kernel(std::move(name), elements, 1, 0, 0, from);
+  k.bytes += elements * to;
+  return k;
+}
+
+// The router's backward with fp32 logits (--moe-router-dtype fp32), as Megatron-Core's
+// RouterGatingLinearFunction runs it with Transformer Engine (megatron/core/transformer/moe/
+// moe_utils.py): the weight cast to fp32 and the input gradient's GEMM on fp32 operands, cast back
+// to the input's precision; the input cast to fp32 and the weight gradient's GEMM, cast back to the
+// weight's precision. TE's cuBLASLt GEMM computes fp32 operands as TF32 (CUBLAS_COMPUTE_32F_FAST_TF32,
+// transformer_engine/common/gemm/cublaslt_gemm.cu), so both GEMMs are kTf32 (platforms without TF32
+// fall back to fp32). Measured on an H100 at the MoE rows' shapes: validation/kernels/h100-sxm-router-*.yaml.
+// The forward's GEMM takes the 16-bit operands as they are and writes fp32 logits: as before.
+std::vector<Kernel> fp32_router_backward(const ModelSpec& m, const MoeSizes& z) {
+  const double weight = static_cast<double>(m.hidden) * m.moe.experts;
+  Kernel input_cast = cast_kernel("router_input_cast.wgrad", z.seq_elements, z.ab, kFp32Bytes);
+  Kernel weight_cast_back = cast_kernel("router_weight_cast.wgrad", weight, kFp32Bytes, z.ab);
+  input_cast.weight_grad = weight_cast_back.weight_grad = true;  // work of the weight gradient alone
+  return {
+      cast_kernel("router_weight_cast.dgrad", weight, z.ab, kFp32Bytes),
+      gemm_kernel("router.dgrad", {z.route_tokens, m.hidden, m.moe.experts, 1}, Precision::kTf32),
+      cast_kernel("router_grad_cast.dgrad", z.seq_elements, kFp32Bytes, z.ab),
+      input_cast,
+      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, z.route_tokens, 1}, Precision::kTf32, true),
+      weight_cast_back,
+  };
+}
 }  // namespace
 
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
@@ -163,10 +195,12 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
       permute,
       elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
                          kTopkFlopsPerElement, kRouterProbBytes),
+  });
+  append(out, sh.router_fp32 ? fp32_router_backward(m, z) : std::vector<Kernel>{
       gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, router_p),
       gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, route_tokens, 1}, router_p, true),
-      norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab),
   });
+  out.push_back(norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab));
   return out;
 }
 

@@ -24,6 +24,7 @@ struct Shard {
   // The alltoall dispatcher sorts received chunks into expert order and back (RunSpec MoeRouting::
   // dispatcher) when the rank holds several experts behind an exchange (ep > 1).
   bool chunk_sort = false;
+  bool router_fp32 = false;        // fp32 router logits (MoeRouting::router_dtype)
   // Eager operations around the experts (FrameworkMoe): the fc2 bias added per local expert, and the
   // clamped activation's clamps and concatenation, when the model has them.
   bool per_expert_bias = false;

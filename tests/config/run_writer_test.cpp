@@ -36,6 +36,8 @@ TEST_CASE("a flex-dispatcher run written as YAML keeps its dispatcher; the defau
   const std::string text = run_yaml(run, {"qwen3-30b-a3b", "dgx-h100-superpod"}, "");
   CHECK(text.find("dispatcher: flex") != std::string::npos);
   CHECK(load_run_text(text, "written", kRoot / "workloads", {}).moe.dispatcher == MoeDispatcher::kFlex);
+  REQUIRE(run.moe.router_dtype == MoeRouterDtype::kFp32);
+  CHECK(load_run_text(text, "written", kRoot / "workloads", {}).moe.router_dtype == MoeRouterDtype::kFp32);
   const RunSpec dense = load_run(kRoot / "workloads/default.yaml");
   CHECK(run_yaml(dense, {"x", "y"}, "").find("moe:") == std::string::npos);
 }

@@ -134,3 +134,40 @@ TEST_CASE("a run sorts chunks only with the alltoall dispatcher and several expe
   run.strategy.ep = 128;  // one expert per rank: nothing to sort
   CHECK_FALSE(shard_of(run).chunk_sort);
 }
+
+TEST_CASE("fp32 router logits run the router's backward GEMMs as TF32 between casts to and from fp32", "[model]") {
+  const ModelSpec m = tiny_moe();  // h 64, 8 experts
+  Shard sh = shard(2, 32);         // 64 tokens routed on this device
+  const auto fwd = moe_forward(m, sh), bwd = moe_backward(m, sh);
+  sh.router_fp32 = true;
+  const auto fwd32 = moe_forward(m, sh), bwd32 = moe_backward(m, sh);
+  // The forward is unchanged: Transformer Engine's GEMM takes the 16-bit operands and writes fp32 logits.
+  REQUIRE(fwd32.size() == fwd.size());
+  CHECK(kernel_named(fwd32, "router.fwd").precision == Precision::kBf16);
+  // Backward: both router GEMMs in TF32 with their FLOPs unchanged, and four casts more.
+  CHECK(bwd32.size() == bwd.size() + 4);
+  for (const char* name : {"router.dgrad", "router.wgrad"}) {
+    CHECK(kernel_named(bwd32, name).precision == Precision::kTf32);
+    CHECK(kernel_named(bwd32, name).flops == kernel_named(bwd, name).flops);
+  }
+  // Input (64 tokens x 64) read in bf16 and written in fp32: 4,096 x (2 + 4) = 24,576 bytes; its
+  // gradient cast back the same; the 64 x 8 weight 512 x 6 = 3,072 bytes each way.
+  CHECK(kernel_named(bwd32, "router_input_cast.wgrad").bytes == 24576.0);
+  CHECK(kernel_named(bwd32, "router_grad_cast.dgrad").bytes == 24576.0);
+  CHECK(kernel_named(bwd32, "router_weight_cast.dgrad").bytes == 3072.0);
+  CHECK(kernel_named(bwd32, "router_weight_cast.wgrad").bytes == 3072.0);
+  // The casts only the weight gradient needs are its work (zero-bubble schedules defer them with it).
+  CHECK(kernel_named(bwd32, "router_input_cast.wgrad").weight_grad);
+  CHECK(kernel_named(bwd32, "router_weight_cast.wgrad").weight_grad);
+  CHECK_FALSE(kernel_named(bwd32, "router_grad_cast.dgrad").weight_grad);
+}
+
+TEST_CASE("a run has fp32 router logits only when it asks for them and its activations are 16-bit", "[model]") {
+  RunSpec run = load_run(data_dir() / "validation" / "runs" / "mlm-recipe-qwen3-30b-a3b.yaml");  // bf16, fp32 router
+  CHECK(shard_of(run).router_fp32);
+  run.moe.router_dtype = MoeRouterDtype::kActivation;
+  CHECK_FALSE(shard_of(run).router_fp32);
+  run.moe.router_dtype = MoeRouterDtype::kFp32;
+  run.precision = Precision::kFp32;  // the logits are fp32 already: nothing to cast
+  CHECK_FALSE(shard_of(run).router_fp32);
+}

@@ -27,6 +27,9 @@ It writes into DIR, as tables of `trainsim kernels` (validation/kernels/*.yaml):
   h100-sxm-moe-fp8-gemm.yaml       GEMM per expert as TE's GroupedLinear launches them on Hopper, bf16 and
   h100-sxm-moe-grouped-gemm.yaml   FP8; and as one torch._grouped_mm kernel
                                    (MXFP8 needs a Blackwell GPU: not measured on Hopper.)
+  h100-sxm-router-{bf16,fp32,tf32}.yaml  the MoE rows' router GEMMs in each precision Megatron-Core's
+                                   --moe-router-dtype can give them (fp32 on the FP32 units or as TF32), and
+                                   in the fp32 table the casts around an fp32 router
 and, for reading beside `trainsim simulate`:
   h100-sxm-layers.yaml             one transformer layer per row shape, forward and backward, run back to
                                    back as in training (no communication: one tensor-parallel rank's share)

@@ -16,6 +16,7 @@ from measuring.moe import moe_rows
 from measuring.moe_layer import moe_layer_rows
 from measuring.moe_profile import moe_profile_text
 from measuring.passes import cpu_sync_us, guard
+from measuring.router import PRECISIONS, router_cast_rows, router_gemm_rows
 from measuring.streams import stream_rows
 
 
@@ -264,6 +265,21 @@ def run_yarn_rope(args, name):
                    "yarn-rope", yarn_rope_rows(args.quick))
 
 
+
+def run_router(args, name):
+    rows = router_gemm_rows(args.quick)
+    casts = router_cast_rows(args.quick)
+    for precision in PRECISIONS:
+        what = {"bf16": "bf16", "fp32": "fp32 on the FP32 units (allow_tf32 off)", "tf32": "fp32 as TF32 (allow_tf32 on)"}[precision]
+        lines = table_header(args, f"MoE router GEMMs in {what}", name, "torch.matmul, cuBLAS", precision) + ["gemms:"]
+        lines += [f"  - {{batch: 1, m: {r['m']}, n: {r['n']}, k: {r['k']}, tflops: {r['tflops']:.2f}}}"
+                  f"   # {r['row']} {r['name']}, {r['us']:.1f} us" for r in rows if r["precision"] == precision]
+        if precision == "fp32":
+            lines += ["streams:"]
+            lines += [f"  - {{op: {r['op']}, bytes: {r['bytes']}, us: {r['us']:.1f}, kernels: 1}}"
+                      f"   # {r['row']}, {r['elements']} elements, {r['bytes'] / r['us'] / 1e6:.2f} TB/s" for r in casts]
+        write(os.path.join(args.out, f"{args.prefix}-router-{precision}.yaml"), lines)
+
 PARTS = {"fp8-gemm": run_fp8_gemm, "fp8-casts": run_fp8_casts, "moe": run_moe, "gemm": run_gemm, "gemm-llama": run_gemm_llama, "attention": run_attention, "attention-grid": run_attention_grid, "attention-batch": run_attention_batch, "streams": run_streams, "layers": run_layers, "step": run_step,
          "moe-layer": run_moe_layer, "moe-profile": run_moe_profile, "host": run_host, "interference": run_interference,
-         "expert-epilogue": run_expert_epilogue, "yarn-rope": run_yarn_rope}
+         "expert-epilogue": run_expert_epilogue, "yarn-rope": run_yarn_rope, "router": run_router}
