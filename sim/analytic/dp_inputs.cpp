@@ -137,13 +137,14 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
 // grad_bucket_size. Per bucket: its bytes and the share of the stage's forward (one micro-batch,
 // all chunks) that has run before its first layer starts (each layer's forward waits for its
 // bucket; the embedding's does not).
-// Buckets are cut on the weights' own bytes (weight_element); a gather moves `element` per parameter
-// (FP8 weights with fp8.param_gather).
+// A bucket holds the parameters of a gradient bucket (grad_bucket_size / grad_element: Megatron-Core
+// cuts its parameter and gradient buffers at the same bucket boundaries, counted in parameters); a
+// gather moves `element` per parameter (FP8 weights with fp8.param_gather).
 Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
-                      double element, double weight_element) {
+                      double element, double grad_element) {
   const double total = pass_seconds(items);
   const double chunk_pass = total / std::max<size_t>(1, chunks.size());
-  const double bucket_params = run.strategy.grad_bucket_size / weight_element;
+  const double bucket_params = run.strategy.grad_bucket_size / grad_element;
   Buckets out;
   size_t at = 0;  // index into items, which follow the same order
   for (size_t k = 0; k < chunks.size(); ++k) {
@@ -208,7 +209,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
       out.param_gather += cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, g.expert * pl.param_element);
     return;
   }
-  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.weight_element);
+  const Buckets b = param_buckets(run, chunks, forward_items(run, bt, chunks, lp), pl.param_element, pl.grad_element);
   std::vector<double> seconds;
   for (size_t i = 0; i < b.bytes.size(); ++i)
     seconds.push_back(cc.collective(rank, b.dim[i], CollectiveKind::kAllGather, b.bytes[i]));

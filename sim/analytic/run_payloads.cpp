@@ -18,7 +18,6 @@ Payloads payloads(const RunSpec& run) {
   p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.expert_load() * h * e : 0;
   p.pp = b * s_local * h * e / s.tp;
   p.grad_element = gradient_element_bytes(run);
-  p.weight_element = e;
   p.param_element = run.fp8.param_gather ? bytes_per_element(run.precision) : e;
   return p;
 }

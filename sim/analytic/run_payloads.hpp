@@ -15,7 +15,6 @@ struct Payloads {
   Bytes pp = 0;             // one activation (or its gradient) crossing a stage boundary
   Bytes grad_element = 0;   // bytes per gradient element in the DP reduction
   Bytes param_element = 0;  // bytes per parameter in ZeRO all-gathers (1 with fp8.param_gather)
-  Bytes weight_element = 0; // bytes per 16-bit model weight, what parameter buckets are sized in
 };
 
 [[nodiscard]] Payloads payloads(const RunSpec& run);

@@ -28,7 +28,6 @@ struct BuildContext {
   Bytes pp_bytes = 0;      // one activation (or its gradient) crossing a stage boundary
   Bytes grad_element = 0;  // bytes per gradient element in the DP reduction
   Bytes param_element = 0; // bytes per parameter element in ZeRO all-gathers
-  Bytes weight_element = 0; // bytes per 16-bit model weight (parameter buckets are sized in it)
   // Tasks the next compute kernel must wait for (collective results, received activations).
   std::vector<TaskId> pending;
   // Tasks of the last backward pass per chunk that complete each layer's weight gradients,

@@ -22,7 +22,6 @@ void set_payload_sizes(BuildContext& ctx) {
   ctx.pp_bytes = p.pp;
   ctx.grad_element = p.grad_element;
   ctx.param_element = p.param_element;
-  ctx.weight_element = p.weight_element;
 }
 
 std::vector<int> stage_layers(const std::vector<ChunkLayers>& chunks) {

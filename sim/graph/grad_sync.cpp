@@ -71,7 +71,8 @@ void emit_param_prefetch(BuildContext& ctx) {
   ctx.layer_expert_gather.assign(layers, -1);
   const auto& s = ctx.run.strategy;
   if (s.dp * s.cp <= 1 || !sharded_optimizer(ctx) || !s.overlap.zero_param_gather) return;
-  const double bucket_params = s.grad_bucket_size / ctx.weight_element;
+  // Megatron-Core's parameter and gradient buffers share their bucket boundaries (counted in parameters).
+  const double bucket_params = s.grad_bucket_size / ctx.grad_element;
   // Issues the fill's gather once it is full (or the chunk ends), recording it for its layers.
   auto close = [&](BucketFill& f, Dim dim, std::vector<int64_t>& waits, bool last) {
     if (f.layers.empty() || (f.params < bucket_params && !last)) return;

@@ -245,3 +245,22 @@ TEST_CASE("ZeRO-3 gathers and reduce-scatters a layer's experts over their group
   run.strategy.ep = 4;  // alone with its experts: only the dense part is gathered
   CHECK(dp_tasks_on(build_stage_graph(run, 1), CollectiveKind::kAllGather, Dim::kEdp).count == 0);
 }
+
+TEST_CASE("ZeRO-1's overlapped parameter gathers use the gradient buckets' boundaries", "[graph]") {
+  // Megatron-Core cuts its parameter and gradient buffers into the same buckets, counted in parameters:
+  // a bucket of grad_bucket_size bytes of fp32 gradients holds grad_bucket_size / 4 parameters, which
+  // the gathers move as bf16. Stage 1 holds 2 equal layers; a bucket of exactly one layer's gradients
+  // gives 2 reduce-scatters and 2 gathers of one layer each (cut at grad_bucket_size / 2 bf16 bytes, the
+  // gathers would hold both layers in one).
+  RunSpec run = gpt_run(kModel, 2, 3, 2, 128, 24, 2);
+  run.strategy.zero_stage = 1;
+  run.strategy.overlap.zero_param_gather = true;
+  const double layer = static_cast<double>(stage_params(run, 1).total()) / kLayersPerStage;
+  run.strategy.grad_bucket_size = 4.0 * layer;
+  const StageGraph g = build_stage_graph(run, 1);
+  const Volume rs = tasks_of(g, Stream::kDp, CollectiveKind::kReduceScatter);
+  const Volume ag = tasks_of(g, Stream::kDp, CollectiveKind::kAllGather);
+  CHECK(rs.count == kLayersPerStage);
+  CHECK(ag.count == kLayersPerStage);
+  CHECK(ag.bytes / ag.count == Approx(2.0 * layer));
+}
