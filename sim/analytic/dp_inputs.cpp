@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/overlap_points.hpp"
+#include "sim/model/kernel_builders.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 
@@ -179,6 +181,19 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
   return out;
 }
 
+// The per-bucket kernels before each reduction (strategy.grad_nan_check, grad_scale_kernel;
+// sim/graph/grad_checks.hpp): the norm reads the bucket's gradients, the scaling reads and writes them.
+double grad_check_seconds(const RunSpec& run, const Buckets& b, double element) {
+  const AcceleratorSpec& acc = run.platform.accelerator;
+  double t = 0;
+  for (Bytes bytes : b.bytes) {
+    const double params = bytes / element;
+    if (run.strategy.grad_nan_check) t += kernel_time(elementwise_kernel("dp.grad_norm", params, 1, 0, 2, element), acc);
+    if (run.strategy.grad_scale_kernel) t += kernel_time(elementwise_kernel("dp.grad_scale", params, 1, 1, 1, element), acc);
+  }
+  return t;
+}
+
 }  // namespace
 
 // Once per iteration: DP gradient buckets and ZeRO-1/2 parameter gathers, with the points of their
@@ -195,6 +210,7 @@ void add_dp_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
     std::vector<double> seconds;
     for (size_t i = 0; i < b.bytes.size(); ++i) seconds.push_back(cc.collective(rank, b.dim[i], kind, b.bytes[i]));
     for (double t : seconds) out.dp_reduce += t;
+    out.grad_checks = grad_check_seconds(run, b, pl.grad_element);
     out.dp_reduce_points = reduction_points(seconds, b.share);
     out.dp_reduce_window = b.share.empty() ? 0 : b.share.front();
   }

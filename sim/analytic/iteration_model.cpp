@@ -135,13 +135,14 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   return e;
 }
 
-StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double deferred,
+// backward_once: backward work once per iteration (deferred output weight gradients, per-bucket kernels).
+StageEstimate stage_terms(const StageWork& w, const StageEdges& e, double m, double optimizer, double backward_once,
                           double iteration) {
   StageEstimate out;
   auto& t = out.terms;
   const double slow_bwd = w.interference - w.interference_forward, bwd = w.backward + w.recompute;
   t[0] = m * (w.forward + w.interference_forward) + e.slow_start;
-  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end + deferred;
+  t[1] = m * (w.backward + (bwd > 0 ? slow_bwd * w.backward / bwd : slow_bwd)) + e.slow_end + backward_once;
   t[2] = m * (w.recompute + (bwd > 0 ? slow_bwd * w.recompute / bwd : 0));
   t[3] = optimizer;
   t[4] = m * w.tp + e.tp, t[5] = m * w.cp + e.cp, t[6] = m * w.ep + e.ep;
@@ -184,6 +185,12 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   std::vector<StageEdges> edges;
   double arrival = 0;  // when stage s receives its first micro-batch
   double drain = 0;    // the last backward chunks of the stages before s: how long s waits for stage 0
+  // Per-bucket kernels in a stage's last backward delay its last gradient to the stage before it, so
+  // stage s ends later by its own and every later stage's (strategy.grad_nan_check, grad_scale_kernel).
+  std::vector<double> checks_from(static_cast<size_t>(p) + 1, 0);
+  for (int s = p; s-- > 0;)
+    checks_from[static_cast<size_t>(s)] =
+        checks_from[static_cast<size_t>(s) + 1] + th.compute_scale * in.stages[static_cast<size_t>(s)].grad_checks;
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
@@ -194,7 +201,7 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     // (strategy.defer_output_wgrad) follow it, hidden while the stages before it still drain: their
     // last backward chunks.
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
-    double last = pipeline - head_start;
+    double last = pipeline - head_start + checks_from[static_cast<size_t>(s)];
     if (st.deferred_wgrad > 0) last = std::max(last, pipeline - drain + th.compute_scale * st.deferred_wgrad);
     const double end = e.sum() + last + th.compute_scale * st.optimizer;
     out.iteration_time = std::max(out.iteration_time, end);
@@ -203,8 +210,8 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   for (int s = 0; s < p; ++s) {
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
     out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m,
-                                     th.compute_scale * st.optimizer, th.compute_scale * st.deferred_wgrad,
-                                     out.iteration_time));
+                                     th.compute_scale * st.optimizer,
+                                     th.compute_scale * (st.deferred_wgrad + st.grad_checks), out.iteration_time));
     for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
   }
   // Inputs are bounded at load time (sim/config/plausible_ranges): a non-finite time is a defect.

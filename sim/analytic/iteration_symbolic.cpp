@@ -40,6 +40,7 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << "  # comm beside compute per micro-batch, s\n";
   o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << symbol_text(st.pp_hop) << ", "
     << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer) << "\n";
+  o << "K" << k << " = " << symbol_text(st.grad_checks) << "  # per-bucket gradient kernels in the last backward, s\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -83,7 +84,9 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
       << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
-      << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << "\n";
+      << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
+    for (int q = s; q < p; ++q) o << (q > s ? " + " : "") << "K_" << q;  // later stages' kernels delay the drain
+    o << ")\n";
   }
   o << "T = Max(";
   for (int s = 0; s < p; ++s) o << (s ? ", " : "") << "end_" << s;

@@ -110,6 +110,13 @@ std::vector<KeyEntry<S>> strategy_entries() {
       bool_key<S>("grad_accumulation_fusion", &S::grad_accumulation_fusion, opt,
                   "false: Megatron's `--no-gradient-accumulation-fusion`, an extra add of each weight gradient "
                   "into the main-gradient buffer per micro-batch"),
+      bool_key<S>("grad_nan_check", &S::grad_nan_check, opt,
+                  "Megatron's `--check-for-nan-in-loss-and-grad` (Megatron-LM's default, off in Megatron-Bridge's "
+                  "performance scripts): each gradient bucket's norm is computed on the compute stream and read on "
+                  "the host (a synchronisation) before its reduction, in the last micro-batch"),
+      bool_key<S>("grad_scale_kernel", &S::grad_scale_kernel, opt,
+                  "each gradient bucket is multiplied by 1/dp on the compute stream before its reduction "
+                  "(Megatron-LM without `--ddp-average-in-collective`); false: the reduction averages"),
       int_key<S>("defer_output_wgrad", &S::defer_output_wgrad, opt, 0, INT_MAX,
                  "Megatron-Core's `defer_embedding_wgrad_compute` with `wgrad_deferral_limit` N: the output layer's "
                  "weight gradients of the first N micro-batches run after the stage's last backward, inside the "

@@ -146,6 +146,14 @@ struct StrategySpec {
   // accumulation fusion, its default on CUDA). false = --no-gradient-accumulation-fusion: each
   // micro-batch's weight gradient is written, then added to the buffer by a separate kernel.
   bool grad_accumulation_fusion = true;
+  // Megatron-Core's DDP at each gradient bucket of the last micro-batch, on the compute stream before
+  // the bucket's reduction (param_and_grad_buffer.py, start_grad_sync; sim/graph/grad_checks.hpp):
+  // grad_nan_check computes the bucket's norm and tests it on the host (--check-for-nan-in-loss-and-grad,
+  // on by default in Megatron-LM's arguments: a host synchronisation per bucket); grad_scale_kernel
+  // multiplies the bucket by 1/dp (Megatron-LM without --ddp-average-in-collective; with it the
+  // reduction averages and no kernel runs).
+  bool grad_nan_check = false;
+  bool grad_scale_kernel = false;
   // Megatron-Core's defer_embedding_wgrad_compute with wgrad_deferral_limit N: the output layer's
   // weight-gradient GEMMs of the first N micro-batches wait, their inputs buffered, until the stage has
   // run its last backward, inside the pipeline flush (sim/graph/chunk_tasks.hpp). 0: off; N above the

@@ -91,6 +91,7 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  optimizer_state: " << name_in(optimizer_state_names(), s.optimizer_state) << "\n  grad_bucket_size: " << exact_bytes(s.grad_bucket_size)
       << "\n  grad_precision: " << name_in(grad_precision_names(), s.grad_precision)
       << "\n  grad_accumulation_fusion: " << yes_no(s.grad_accumulation_fusion)
+      << "\n  grad_nan_check: " << yes_no(s.grad_nan_check) << "\n  grad_scale_kernel: " << yes_no(s.grad_scale_kernel)
       << "\n  defer_output_wgrad: " << s.defer_output_wgrad
       << "\n  mesh_order: " << quoted(s.mesh_order) << keep_in_domain_line(s.keep_in_domain) << "\n  overlap: {dp_grad_reduce: "
       << yes_no(s.overlap.dp_grad_reduce) << ", zero_param_gather: " << yes_no(s.overlap.zero_param_gather)

@@ -38,6 +38,10 @@ struct BuildContext {
     double expert;  // of which routed experts' (reduced over expert_grad_dim, sim/strategy/mesh.hpp)
   };
   std::vector<std::vector<GradReady>> grad_ready;
+  // Gradient buckets being filled for the per-bucket kernels (sim/graph/grad_checks.hpp): parameters
+  // of the dense and routed-expert buckets not yet checked, and ready items still to come.
+  double check_dense = 0, check_expert = 0;
+  int ready_left = 0;
   // Micro-batches whose output-layer weight gradient waits for the pipeline flush
   // (strategy.defer_output_wgrad), in the order their backward ran.
   std::vector<int> deferred_output;

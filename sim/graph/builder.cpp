@@ -3,6 +3,7 @@
 #include "sim/analytic/run_payloads.hpp"
 
 #include "sim/graph/chunk_tasks.hpp"
+#include "sim/graph/grad_checks.hpp"
 #include "sim/graph/grad_sync.hpp"
 #include "sim/graph/merged_passes.hpp"
 #include "sim/graph/schedule.hpp"
@@ -59,6 +60,7 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   BuildContext ctx(run, graph, make_kernel_templates(run, graph, stage_params(run, stage)));
   ctx.chunks = stage_chunks(pipeline_split(run), stage);
   ctx.grad_ready.resize(ctx.chunks.size());
+  ctx.ready_left = ready_items(ctx);
   ctx.microbatches = run.microbatches();
   set_payload_sizes(ctx);
   const ScheduleParams params{s.pp, ctx.microbatches, s.virtual_stages};

@@ -1,5 +1,6 @@
 #include "sim/graph/chunk_tasks.hpp"
 
+#include "sim/graph/grad_checks.hpp"
 #include "sim/graph/grad_sync.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
@@ -82,7 +83,6 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
   const bool input_grads = part != BackwardPart::kWeightGrad;
   const bool weight_grads = part != BackwardPart::kInputGrad;
-  auto& ready = ctx.grad_ready[static_cast<size_t>(chunk)];
   begin_pass(ctx);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
@@ -92,7 +92,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
     const TaskId t = emit_output_backward(ctx, mb, defer ? BackwardPart::kInputGrad : part);
     if (defer) ctx.deferred_output.push_back(mb);
     if (final_pass && weight_grads && ctx.run.deferred_output_wgrads() == 0)
-      ready.push_back({t, ctx.kernels.output_params, 0});
+      grad_ready(ctx, chunk, {t, ctx.kernels.output_params, 0}, mb);
   }
   for (int layer = c.first_layer + c.layer_count - 1; layer >= c.first_layer; --layer) {
     if (input_grads) {
@@ -105,12 +105,12 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
       (void)zero3_collective(ctx, "zero3.grad_reduce_scatter", CollectiveKind::kReduceScatter, layer, ctx.grad_element,
                              mb, TaskRole::kBackward);
     if (final_pass && weight_grads)
-      ready.push_back({t, layer_params(ctx, layer), layer_expert_params(ctx, layer)});
+      grad_ready(ctx, chunk, {t, layer_params(ctx, layer), layer_expert_params(ctx, layer)}, mb);
   }
   if (c.has_embedding) {
     const TaskId t = emit_block_backward(ctx, ctx.kernels.embedding, backward_rules(ctx, ctx.kernels.embedding), mb,
                                          -1, part);
-    if (final_pass && weight_grads) ready.push_back({t, ctx.kernels.embedding_params, 0});
+    if (final_pass && weight_grads) grad_ready(ctx, chunk, {t, ctx.kernels.embedding_params, 0}, mb);
   }
   const bool sends = input_grads && !c.has_embedding;
   end_pass(ctx, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
@@ -122,8 +122,10 @@ void emit_deferred_output_wgrads(BuildContext& ctx) {
   begin_pass(ctx);
   TaskId last = 0;
   for (int mb : ctx.deferred_output) last = emit_output_backward(ctx, mb, BackwardPart::kWeightGrad);
+  // The output is in the last chunk; its gradient is complete once the last deferred one ran.
+  grad_ready(ctx, static_cast<int>(ctx.chunks.size()) - 1, {last, ctx.kernels.output_params, 0},
+             ctx.deferred_output.back());
   end_pass(ctx, 0, 0, ctx.deferred_output.back());
-  ctx.grad_ready.back().push_back({last, ctx.kernels.output_params, 0});  // the output is in the last chunk
 }
 
 }  // namespace trainsim

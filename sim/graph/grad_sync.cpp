@@ -1,6 +1,8 @@
 #include "sim/graph/grad_sync.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "sim/graph/layer_tasks.hpp"
 #include "sim/model/layer_ops.hpp"
@@ -40,6 +42,9 @@ struct BucketFill {
 // DP stream, each bucket issued when it fills.
 void emit_grad_buckets(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
+  if ((s.grad_nan_check || s.grad_scale_kernel) && ctx.ready_left != 0)
+    throw std::logic_error("graph: " + std::to_string(ctx.ready_left) +
+                           " gradient items were expected and not recorded; this is a defect of trainsim");
   std::vector<BuildContext::GradReady> ready;
   for (const auto& chunk : ctx.grad_ready) ready.insert(ready.end(), chunk.begin(), chunk.end());
   std::stable_sort(ready.begin(), ready.end(), [](const auto& a, const auto& b) { return a.task < b.task; });

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/analytic/host_time.hpp"
+#include "sim/graph/grad_checks.hpp"
 #include "sim/graph/grad_sync.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
@@ -92,7 +93,6 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
                         bool final_pass) {
   const ChunkLayers& fc = ctx.chunks[static_cast<size_t>(forward.chunk)];
   const ChunkLayers& bc = ctx.chunks[static_cast<size_t>(backward.chunk)];
-  auto& ready = ctx.grad_ready[static_cast<size_t>(backward.chunk)];
   Lane f{ctx.pending}, b{ctx.pending};  // what was pending before the step: both passes wait for it
   ctx.pending.clear();
   begin_pass(ctx);
@@ -106,7 +106,7 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     in_lane(ctx, b, [&] {
       const TaskId t = emit_block_backward(ctx, ctx.kernels.output, backward_rules(ctx, ctx.kernels.output), bmb, -1,
                                            BackwardPart::kAll);
-      if (final_pass) ready.push_back({t, ctx.kernels.output_params, 0});
+      if (final_pass) grad_ready(ctx, backward.chunk, {t, ctx.kernels.output_params, 0}, bmb);
     });
   for (int k = 0; k < std::max(fc.layer_count, bc.layer_count); ++k) {
     MergedLayers l;
@@ -116,7 +116,9 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     l.backward_mb = bmb;
     const TaskId t = merge_layers(ctx, f, b, l);
     if (final_pass && l.backward >= 0)
-      ready.push_back({t, layer_params(ctx, l.backward), layer_expert_params(ctx, l.backward)});
+      in_lane(ctx, b, [&] {
+        grad_ready(ctx, backward.chunk, {t, layer_params(ctx, l.backward), layer_expert_params(ctx, l.backward)}, bmb);
+      });
   }
   if (fc.has_output)
     in_lane(ctx, f, [&] {
@@ -126,7 +128,7 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
     in_lane(ctx, b, [&] {
       const TaskId t = emit_block_backward(ctx, ctx.kernels.embedding, backward_rules(ctx, ctx.kernels.embedding), bmb,
                                            -1, BackwardPart::kAll);
-      if (final_pass) ready.push_back({t, ctx.kernels.embedding_params, 0});
+      if (final_pass) grad_ready(ctx, backward.chunk, {t, ctx.kernels.embedding_params, 0}, bmb);
     });
   ctx.pending = f.pending;
   ctx.pending.insert(ctx.pending.end(), b.pending.begin(), b.pending.end());

@@ -53,7 +53,7 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
         "schedule, virtual_stages, first_stage_layers, last_stage_layers, stage_layers, account_for_embedding, "
         "account_for_loss, zero_stage, recompute, recompute_modules, recompute_layers, offload, optimizer_state, "
         "grad_bucket_size, grad_precision, "
-        "grad_accumulation_fusion, defer_output_wgrad, mesh_order, "
+        "grad_accumulation_fusion, grad_nan_check, grad_scale_kernel, defer_output_wgrad, mesh_order, "
         "keep_in_domain, overlap");
   // A segment in the middle of the path is named the same way.
   const ConfigError mid = config_error([] { (void)load_run(tiny_run(), {"platform.accelerater.name=x"}); });

@@ -1,0 +1,26 @@
+// Megatron-Core's DDP work at each gradient bucket of the last micro-batch (strategy.grad_nan_check,
+// strategy.grad_scale_kernel): when a bucket's gradients are all computed, start_grad_sync runs on
+// the compute stream, before the bucket's reduction, the bucket's norm (read on the host: a host
+// synchronisation, sim/graph/host_time.hpp) and its 1/dp scaling. Buckets are cut as grad_sync.cpp
+// cuts the reductions: items in the order they complete, grad_bucket_size bytes of gradients, dense
+// and routed-expert parameters apart, the stage's last item closing what is left.
+// Sources: NVIDIA/Megatron-LM megatron/core/distributed/param_and_grad_buffer.py (start_grad_sync:
+// grad_data.norm(p=2) tested with `assert not norm.isnan()` in 2024, rerun_state_machine.validate_result
+// in 2025; `grad_data *= gradient_scaling_factor` unless the factor is 1, as with
+// average_in_collective); megatron/training/arguments.py (--no-check-for-nan-in-loss-and-grad: the
+// check is on unless turned off).
+#pragma once
+#include "sim/graph/build_context.hpp"
+
+namespace trainsim {
+
+// Ready items the stage's last backward will record (every layer, embedding and output layer of
+// its chunks once): BuildContext::ready_left at the start of a build.
+[[nodiscard]] int ready_items(const BuildContext& ctx);
+
+// Records `item` as ready in `chunk` (BuildContext::grad_ready). Where it completes a bucket, the
+// bucket's kernels follow on the compute stream and the item's task becomes the last of them, so
+// the bucket's reduction waits for them.
+void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int microbatch);
+
+}  // namespace trainsim

@@ -1,0 +1,70 @@
+// strategy.grad_nan_check / grad_scale_kernel: Megatron-Core's per-bucket work before each gradient
+// bucket's reduction, on the compute stream of the last backward (sim/graph/grad_checks.hpp).
+#include <catch2/catch.hpp>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/graph/builder.hpp"
+#include "tests/support/tiny_model.hpp"
+
+using namespace trainsim;
+using namespace trainsim::test;
+
+namespace {
+
+// l = 6 over pp = 3: stage 1 holds 2 equal layers and neither embedding nor output layer.
+RunSpec checked_run(bool nan_check, bool scale) {
+  RunSpec run = gpt_run(gpt_model(6, 256, 4, 1024), 2, 3, 2, 128, 24, 2);
+  run.strategy.zero_stage = 1;
+  run.strategy.grad_nan_check = nan_check;
+  run.strategy.grad_scale_kernel = scale;
+  // A bucket of exactly one layer's fp32 gradients (4 bytes per parameter).
+  run.strategy.grad_bucket_size = 4.0 * static_cast<double>(stage_params(run, 1).total()) / 2;
+  return run;
+}
+
+std::vector<TaskId> labelled(const StageGraph& g, const std::string& label) {
+  std::vector<TaskId> out;
+  for (TaskId t : g.order(Stream::kCompute))
+    if (g.label_text(g.task(t).label) == label) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("each gradient bucket is normed and scaled once, reading and writing its fp32 gradients", "[graph]") {
+  const RunSpec run = checked_run(true, true);
+  const double layer = static_cast<double>(stage_params(run, 1).total()) / 2;
+  const StageGraph g = build_stage_graph(run, 1);
+  const auto norms = labelled(g, "dp.grad_norm"), scales = labelled(g, "dp.grad_scale");
+  REQUIRE(norms.size() == 2);  // one bucket per layer
+  REQUIRE(scales.size() == 2);
+  for (TaskId t : norms) CHECK(g.task(t).bytes == Approx(4.0 * layer));   // read once
+  for (TaskId t : scales) CHECK(g.task(t).bytes == Approx(8.0 * layer));  // read and written
+  // Each bucket's reduce-scatter starts after its scaling (its only predecessor on the compute stream).
+  int reductions = 0;
+  for (TaskId t : g.order(Stream::kDp)) {
+    if (g.task(t).collective != CollectiveKind::kReduceScatter) continue;
+    ++reductions;
+    bool after_scale = false;
+    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e)
+      after_scale |= g.label_text(g.task(boost::source(*e, g.dag())).label) == "dp.grad_scale";
+    CHECK(after_scale);
+  }
+  CHECK(reductions == 2);
+}
+
+TEST_CASE("the per-bucket kernels run only in the last backward and only when asked for", "[graph]") {
+  const StageGraph none = build_stage_graph(checked_run(false, false), 1);
+  CHECK(labelled(none, "dp.grad_norm").empty());
+  CHECK(labelled(none, "dp.grad_scale").empty());
+  const StageGraph norm_only = build_stage_graph(checked_run(true, false), 1);
+  CHECK(labelled(norm_only, "dp.grad_norm").size() == 2);
+  CHECK(labelled(norm_only, "dp.grad_scale").empty());
+  // 24 sequences in micro-batches of 2 over dp 2: 6 micro-batches; the kernels belong to the last one's
+  // backward, and nothing else was added.
+  for (TaskId t : labelled(norm_only, "dp.grad_norm")) CHECK(norm_only.task(t).microbatch == 5);
+  CHECK(norm_only.order(Stream::kCompute).size() == none.order(Stream::kCompute).size() + 2);
+}
