@@ -58,7 +58,7 @@ struct StageInputs {
   double recompute = 0;        // R: re-run forward kernels per micro-batch
   double optimizer = 0;        // optimizer step, once per iteration
   double deferred_wgrad = 0;   // output-layer weight gradients run in the flush, once per iteration
-  double grad_checks = 0;      // per-bucket norm / scaling kernels in the last backward, once per iteration
+  double grad_checks = 0;      // per-bucket norm / scaling kernels, once per iteration (sim/graph/grad_checks.hpp)
   double tp_exposed = 0;       // TP collectives the next kernel waits for, per micro-batch
   double tp_hidden = 0;        // TP collectives beside compute (SP re-gather; all with overlap.tp_comm)
   double tp_hidden_forward = 0;  // the part of tp_hidden beside forward kernels

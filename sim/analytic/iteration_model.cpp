@@ -122,7 +122,9 @@ StageEdges stage_edges(const IterationInputs& in, const StageInputs& s, const St
   }
   double exposed = reduce;
   if (in.overlap_dp) {
-    const double hide = backward_pass / (1 + shared(shared_terms(in, s).reduce_slowdown, th));
+    // The last backward, lengthened by the per-bucket gradient kernels in it, hides the reductions.
+    const double last_backward = backward_pass + th.compute_scale * s.grad_checks;
+    const double hide = last_backward / (1 + shared(shared_terms(in, s).reduce_slowdown, th));
     exposed = overlap_excess(s.dp_reduce_points, th.dp_scale, th.dp_overlap, hide);
   }
   exposed = std::max(0.0, exposed);
@@ -185,12 +187,13 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   std::vector<StageEdges> edges;
   double arrival = 0;  // when stage s receives its first micro-batch
   double drain = 0;    // the last backward chunks of the stages before s: how long s waits for stage 0
-  // Per-bucket kernels in a stage's last backward delay its last gradient to the stage before it, so
-  // stage s ends later by its own and every later stage's (strategy.grad_nan_check, grad_scale_kernel).
+  // Per-bucket gradient kernels (strategy.grad_nan_check, grad_scale_kernel): with the overlapped
+  // reduction they run in a stage's last backward and delay its last gradient to the stage before it,
+  // so stage s ends later by its own and every later stage's; without it, after the backward, by its own.
   std::vector<double> checks_from(static_cast<size_t>(p) + 1, 0);
   for (int s = p; s-- > 0;)
-    checks_from[static_cast<size_t>(s)] =
-        checks_from[static_cast<size_t>(s) + 1] + th.compute_scale * in.stages[static_cast<size_t>(s)].grad_checks;
+    checks_from[static_cast<size_t>(s)] = (in.overlap_dp ? checks_from[static_cast<size_t>(s) + 1] : 0) +
+                                          th.compute_scale * in.stages[static_cast<size_t>(s)].grad_checks;
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];

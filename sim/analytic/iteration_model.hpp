@@ -9,7 +9,8 @@
 //   t_s      = c (F_s + Bi_s + W_s + R_s) + e_s + kappa i h_s        (h_s: comm beside compute)
 //   pipeline = m max_s t_s + b [bubble_schedule(p, m, v; mean chunk pass times) + 2 (p-1) hop]
 //   end_s    = pipeline - s (Bi + W + R)_chunk + c sum_{q >= s} K_q + DP_exposed_s + optimizer_s
-//              (K_q: stage q's per-bucket gradient kernels in its last backward, which delay the drain)
+//              (K_q: stage q's per-bucket gradient kernels, in its last backward with the overlapped
+//              reduction, where they delay the drain; without it only K_s, after the backward)
 //   T        = max_s (end_s + start_s), start_s = max_k(G_k - f_k F_s): prefetched ZeRO-1/2 gathers
 //              the first forward waits for (G_k gathers up to bucket k, f_k the forward's share before it)
 // bubble_schedule is the schedule's closed form (sim/strategy/schedule_shape: (p-1)(F+B) for GPipe

@@ -85,7 +85,7 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
       << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
-    for (int q = s; q < p; ++q) o << (q > s ? " + " : "") << "K_" << q;  // later stages' kernels delay the drain
+    for (int q = s; q < (in.overlap_dp ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;  // the drain's, overlapped
     o << ")\n";
   }
   o << "T = Max(";

@@ -27,7 +27,8 @@ TaskId add_kernel(BuildContext& ctx, const Kernel& k, int microbatch) {
   return add_compute(ctx, t);
 }
 
-// The kernels of one bucket of `params` gradients; the last of them.
+}  // namespace
+
 TaskId bucket_kernels(BuildContext& ctx, double params, int microbatch) {
   const auto& s = ctx.run.strategy;
   TaskId last = 0;
@@ -39,8 +40,6 @@ TaskId bucket_kernels(BuildContext& ctx, double params, int microbatch) {
   return last;
 }
 
-}  // namespace
-
 int ready_items(const BuildContext& ctx) {
   int n = 0;
   for (const ChunkLayers& c : ctx.chunks) n += c.layer_count + (c.has_embedding ? 1 : 0) + (c.has_output ? 1 : 0);
@@ -50,7 +49,9 @@ int ready_items(const BuildContext& ctx) {
 void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int microbatch) {
   auto& ready = ctx.grad_ready[static_cast<size_t>(chunk)];
   ready.push_back(item);
-  if (!checks_bucket(ctx)) return;
+  // Without overlap the buckets are reduced after the backward (finish_grad_sync): grad_sync.cpp adds
+  // their kernels there.
+  if (!checks_bucket(ctx) || !ctx.run.strategy.overlap.dp_grad_reduce) return;
   const GradSplit g = grad_split(ctx.run.strategy, item.params, item.expert);
   ctx.check_dense += g.dense, ctx.check_expert += g.expert;
   const bool last = --ctx.ready_left == 0;

@@ -18,9 +18,14 @@ namespace trainsim {
 // its chunks once): BuildContext::ready_left at the start of a build.
 [[nodiscard]] int ready_items(const BuildContext& ctx);
 
-// Records `item` as ready in `chunk` (BuildContext::grad_ready). Where it completes a bucket, the
-// bucket's kernels follow on the compute stream and the item's task becomes the last of them, so
-// the bucket's reduction waits for them.
+// Records `item` as ready in `chunk` (BuildContext::grad_ready). With overlap.dp_grad_reduce, where
+// it completes a bucket, the bucket's kernels follow on the compute stream and the item's task
+// becomes the last of them, so the bucket's reduction waits for them. (Without the overlap Megatron
+// reduces every bucket after the backward: grad_sync.cpp calls bucket_kernels there.)
 void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int microbatch);
+
+// The kernels of one bucket of `params` gradients added to the compute stream now (none unless the
+// run asks for them: then its last task is returned, else 0).
+TaskId bucket_kernels(BuildContext& ctx, double params, int microbatch);
 
 }  // namespace trainsim

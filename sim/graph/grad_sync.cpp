@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/graph/grad_checks.hpp"
+#include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
 #include "sim/model/layer_ops.hpp"
 
@@ -42,21 +44,30 @@ struct BucketFill {
 // DP stream, each bucket issued when it fills.
 void emit_grad_buckets(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
-  if ((s.grad_nan_check || s.grad_scale_kernel) && ctx.ready_left != 0)
+  const bool checks = s.grad_nan_check || s.grad_scale_kernel;
+  if (checks && s.overlap.dp_grad_reduce && ctx.ready_left != 0)
     throw std::logic_error("graph: " + std::to_string(ctx.ready_left) +
                            " gradient items were expected and not recorded; this is a defect of trainsim");
   std::vector<BuildContext::GradReady> ready;
   for (const auto& chunk : ctx.grad_ready) ready.insert(ready.end(), chunk.begin(), chunk.end());
   std::stable_sort(ready.begin(), ready.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
   const int64_t last_compute = ctx.graph.last_on(Stream::kCompute);
+  if (checks && !s.overlap.dp_grad_reduce) begin_pass(ctx);  // the host's work after the backward
   const CollectiveKind kind = sharded_optimizer(ctx) ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const char* label = sharded_optimizer(ctx) ? "dp.grad_reduce_scatter" : "dp.grad_all_reduce";
   double dense = 0, expert = 0;
+  int64_t previous = -1;  // the last reduction issued
   auto issue = [&](double& params, Dim dim, TaskId ready_at, bool last) {
     if (params <= 0 || (!last && params * ctx.grad_element < s.grad_bucket_size)) return;
-    const TaskId after = s.overlap.dp_grad_reduce ? ready_at : static_cast<TaskId>(last_compute);
-    ctx.graph.add(collective_task(ctx, label, kind, dim, params * ctx.grad_element, TaskRole::kBackward, -1, -1),
-                  {after});
+    TaskId after = s.overlap.dp_grad_reduce ? ready_at : static_cast<TaskId>(last_compute);
+    if (checks && !s.overlap.dp_grad_reduce) {
+      // After the backward, each bucket in turn: a synchronous reduction makes the compute stream wait
+      // for it, so the next bucket's kernels follow the previous reduction.
+      if (previous >= 0) ctx.pending.push_back(static_cast<TaskId>(previous));
+      after = bucket_kernels(ctx, params, ctx.microbatches - 1);
+    }
+    previous = ctx.graph.add(
+        collective_task(ctx, label, kind, dim, params * ctx.grad_element, TaskRole::kBackward, -1, -1), {after});
     params = 0;
   };
   for (size_t i = 0; i < ready.size(); ++i) {
