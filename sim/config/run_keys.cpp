@@ -194,6 +194,12 @@ std::vector<KeyEntry<MoeRouting>> moe_routing_entries() {
                   "`--moe-router-dtype`: activation (the default: the router GEMMs in the activations' "
                   "precision) or fp32 (fp32 logits: the backward's two router GEMMs run as TF32 on fp32 "
                   "operands, with the router input cast to fp32 and its gradient cast back)"),
+      bool_key<M>("force_balance", &M::force_balance, opt,
+                  "`--moe-router-force-load-balancing`: the router's logits replaced by random ones (two kernels "
+                  "per MoE layer forward); the load itself is `imbalance`"),
+      bool_key<M>("aux_loss", &M::aux_loss, opt,
+                  "`--moe-router-load-balancing-type aux_loss` (with `--moe-router-fusion`): the auxiliary loss's "
+                  "kernels, four per MoE layer forward and four per backward"),
   };
 }
 

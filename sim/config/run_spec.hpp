@@ -198,6 +198,10 @@ struct MoeRouting {
   // GEMMs on fp32 operands, which TE's cuBLASLt GEMM computes as TF32, with casts of the router
   // input to fp32 and of its gradient back (sim/model/moe_ops.cpp).
   MoeRouterDtype router_dtype = MoeRouterDtype::kActivation;
+  // --moe-router-force-load-balancing: random logits (benchmarks that force-balance the routing);
+  // --moe-router-load-balancing-type aux_loss: the auxiliary loss's router kernels (sim/model/router_ops.hpp).
+  bool force_balance = false;
+  bool aux_loss = false;
 };
 
 struct RunSpec {

@@ -120,13 +120,14 @@ void write_fp8(std::ostream& out, const RunSpec& run) {
 // The moe routing map, when the run sets one.
 void write_moe_routing(std::ostream& out, const MoeRouting& m) {
   if (m.imbalance == 1 && m.capacity_factor <= 0 && m.dispatcher == MoeDispatcher::kAllToAll &&
-      m.router_dtype == MoeRouterDtype::kActivation)
+      m.router_dtype == MoeRouterDtype::kActivation && !m.force_balance && !m.aux_loss)
     return;
   out << "moe: {imbalance: " << exact(m.imbalance);
   if (m.capacity_factor > 0)
     out << ", capacity_factor: " << exact(m.capacity_factor) << ", pad_to_capacity: " << yes_no(m.pad_to_capacity);
   out << ", dispatcher: " << name_in(moe_dispatcher_names(), m.dispatcher)
-      << ", router_dtype: " << name_in(moe_router_dtype_names(), m.router_dtype) << "}\n";
+      << ", router_dtype: " << name_in(moe_router_dtype_names(), m.router_dtype)
+      << ", force_balance: " << yes_no(m.force_balance) << ", aux_loss: " << yes_no(m.aux_loss) << "}\n";
 }
 
 std::string run_yaml(const RunSpec& run, const RunReferencesText& refs, const std::string& comment) {

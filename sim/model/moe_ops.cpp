@@ -2,20 +2,17 @@
 
 #include <cmath>
 #include <string>
-#include <utility>
 
 #include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/mlp_ops.hpp"
+#include "sim/model/router_ops.hpp"
 
 namespace trainsim {
 namespace {
 
-constexpr double kTopkFlopsPerElement = 5;  // softmax (max, exp, sum, divide) + top-k compare
 constexpr double kUnpermuteFlopsPerElement = 2;  // probability-weighted sum: multiply + add
-constexpr double kRouterProbBytes = 4;      // routing scores kept in fp32
-constexpr double kFp32Bytes = 4;
 
 int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.tp); }
 int64_t shared_width(const ModelSpec& m, const Shard& sh) {
@@ -88,20 +85,16 @@ namespace {
 
 // Sizes shared by the forward and backward of an MoE block on one device.
 struct MoeSizes {
-  Precision router_p;       // the router GEMM's math: activation precision (not a TE module)
   double ab;                // bytes per activation element
-  int64_t route_tokens;     // tokens the router sees (sequence-parallel share)
-  double seq_elements;      // route_tokens * h
+  double seq_elements;      // tokens of the non-TP region (sequence-parallel share) * h
   double dispatched;        // rows the local experts process (capacity-padded)
   double all_tokens;        // tokens entering the expert GEMMs
 };
 
 MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
   MoeSizes z;
-  z.router_p = activation_precision(sh.precision);
   z.ab = activation_element_bytes(sh.precision);
-  z.route_tokens = sequence_tokens(sh);
-  z.seq_elements = static_cast<double>(z.route_tokens) * m.hidden;
+  z.seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
   z.dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
   z.all_tokens = static_cast<double>(gemm_tokens(sh));
   return z;
@@ -119,50 +112,17 @@ double chunk_sort_bytes(const ModelSpec& m, const Shard& sh, const MoeSizes& z) 
 }
 
 
-// A cast of `elements` elements from `from` to `to` bytes each: one read, one write.
-Kernel cast_kernel(std::string name, double elements, double from, double to) {
-  Kernel k = elementwise_kernel(std::move(name), elements, 1, 0, 0, from);
-  k.bytes += elements * to;
-  return k;
-}
-
-// The router's backward with fp32 logits (--moe-router-dtype fp32), as Megatron-Core's
-// RouterGatingLinearFunction runs it with Transformer Engine (megatron/core/transformer/moe/
-// moe_utils.py): the weight cast to fp32 and the input gradient's GEMM on fp32 operands, cast back
-// to the input's precision; the input cast to fp32 and the weight gradient's GEMM, cast back to the
-// weight's precision. TE's cuBLASLt GEMM computes fp32 operands as TF32 (CUBLAS_COMPUTE_32F_FAST_TF32,
-// transformer_engine/common/gemm/cublaslt_gemm.cu), so both GEMMs are kTf32 (platforms without TF32
-// fall back to fp32). Measured on an H100 at the MoE rows' shapes: validation/kernels/h100-sxm-router-*.yaml.
-// The forward's GEMM takes the 16-bit operands as they are and writes fp32 logits: as before.
-std::vector<Kernel> fp32_router_backward(const ModelSpec& m, const MoeSizes& z) {
-  const double weight = static_cast<double>(m.hidden) * m.moe.experts;
-  Kernel input_cast = cast_kernel("router_input_cast.wgrad", z.seq_elements, z.ab, kFp32Bytes);
-  Kernel weight_cast_back = cast_kernel("router_weight_cast.wgrad", weight, kFp32Bytes, z.ab);
-  input_cast.weight_grad = weight_cast_back.weight_grad = true;  // work of the weight gradient alone
-  return {
-      cast_kernel("router_weight_cast.dgrad", weight, z.ab, kFp32Bytes),
-      gemm_kernel("router.dgrad", {z.route_tokens, m.hidden, m.moe.experts, 1}, Precision::kTf32),
-      cast_kernel("router_grad_cast.dgrad", z.seq_elements, kFp32Bytes, z.ab),
-      input_cast,
-      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, z.route_tokens, 1}, Precision::kTf32, true),
-      weight_cast_back,
-  };
-}
 }  // namespace
 
 std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
   const MoeSizes z = moe_sizes(m, sh);
-  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = z;
+  const auto [ab, seq_elements, dispatched, all_tokens] = z;
   const double sort = chunk_sort_bytes(m, sh, z);
   Kernel permute = elementwise_kernel("moe_permute.fwd", dispatched * m.hidden, 1, 1, 0, ab);
   permute.bytes += sort;
-  std::vector<Kernel> out{
-      norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab),
-      gemm_kernel("router.fwd", {route_tokens, m.moe.experts, m.hidden, 1}, router_p),
-      elementwise_kernel("router_topk.fwd", static_cast<double>(route_tokens) * m.moe.experts, 1, 1,
-                         kTopkFlopsPerElement, kRouterProbBytes),
-      permute,
-  };
+  std::vector<Kernel> out{norm_forward_kernel("moe_norm.fwd", m.norm, seq_elements, ab)};
+  append(out, router_forward(m, sh));
+  out.push_back(permute);
   append(out, expert_kernels(m, sh, false));
   // Un-permute reads the expert outputs and writes one combined row per token.
   Kernel unpermute = elementwise_kernel("moe_unpermute.fwd", dispatched * m.hidden, 1, 0,
@@ -176,7 +136,7 @@ std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh) {
 
 std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   const MoeSizes z = moe_sizes(m, sh);
-  const auto [router_p, ab, route_tokens, seq_elements, dispatched, all_tokens] = z;
+  const auto [ab, seq_elements, dispatched, all_tokens] = z;
   const double sort = chunk_sort_bytes(m, sh, z);
   std::vector<Kernel> out;
   if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("moe_dropout.dgrad", seq_elements, ab));
@@ -191,15 +151,8 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   append(out, expert_kernels(m, sh, true));
   Kernel permute = elementwise_kernel("moe_permute.dgrad", dispatched * m.hidden, 1, 1, 1, ab);
   permute.bytes += sort;
-  append(out, {
-      permute,
-      elementwise_kernel("router_topk.dgrad", static_cast<double>(route_tokens) * m.moe.experts, 2, 1,
-                         kTopkFlopsPerElement, kRouterProbBytes),
-  });
-  append(out, sh.router_fp32 ? fp32_router_backward(m, z) : std::vector<Kernel>{
-      gemm_kernel("router.dgrad", {route_tokens, m.hidden, m.moe.experts, 1}, router_p),
-      gemm_kernel("router.wgrad", {m.hidden, m.moe.experts, route_tokens, 1}, router_p, true),
-  });
+  out.push_back(permute);
+  append(out, router_backward(m, sh));
   out.push_back(norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab));
   return out;
 }

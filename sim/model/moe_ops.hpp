@@ -33,8 +33,7 @@ namespace trainsim {
 
 // Names: moe_norm, router, router_topk, moe_permute, moe_expert_fc1 / _act / _fc2 (grouped,
 // GemmShape::batch = experts/ep), moe_unpermute, moe_shared_fc1 / _act / _fc2 (when shared
-// experts exist), moe_residual; with fp32 router logits (Shard::router_fp32) the router's backward
-// also casts: router_weight_cast.dgrad / .wgrad, router_grad_cast.dgrad, router_input_cast.wgrad.
+// experts exist), moe_residual; the router's kernels as router_ops.hpp names them.
 [[nodiscard]] std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh);
 [[nodiscard]] std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh);
 

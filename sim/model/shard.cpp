@@ -21,6 +21,8 @@ Shard shard_of(const RunSpec& run) {
                   run.model.moe.experts > run.strategy.ep;
   sh.router_fp32 = run.model.is_moe() && run.moe.router_dtype == MoeRouterDtype::kFp32 &&
                    activation_element_bytes(run.precision) < 4;  // already fp32 otherwise
+  sh.router_force_balance = run.model.is_moe() && run.moe.force_balance;
+  sh.router_aux_loss = run.model.is_moe() && run.moe.aux_loss;
   sh.per_expert_bias = run.model.moe.expert_bias && run.framework.moe.per_expert_bias;
   sh.separate_glu_clamp = run.model.moe.glu_clamp > 0 && run.framework.moe.separate_glu_clamp;
   sh.eager_yarn_rope = run.model.position_embedding == PositionEmbedding::kYarn && run.framework.eager_yarn_rope;

@@ -25,6 +25,8 @@ struct Shard {
   // dispatcher) when the rank holds several experts behind an exchange (ep > 1).
   bool chunk_sort = false;
   bool router_fp32 = false;        // fp32 router logits (MoeRouting::router_dtype)
+  bool router_force_balance = false;  // random router logits (MoeRouting::force_balance)
+  bool router_aux_loss = false;      // the auxiliary load-balancing loss (MoeRouting::aux_loss)
   // Eager operations around the experts (FrameworkMoe): the fc2 bias added per local expert, and the
   // clamped activation's clamps and concatenation, when the model has them.
   bool per_expert_bias = false;

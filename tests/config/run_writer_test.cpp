@@ -37,7 +37,12 @@ TEST_CASE("a flex-dispatcher run written as YAML keeps its dispatcher; the defau
   CHECK(text.find("dispatcher: flex") != std::string::npos);
   CHECK(load_run_text(text, "written", kRoot / "workloads", {}).moe.dispatcher == MoeDispatcher::kFlex);
   REQUIRE(run.moe.router_dtype == MoeRouterDtype::kFp32);
-  CHECK(load_run_text(text, "written", kRoot / "workloads", {}).moe.router_dtype == MoeRouterDtype::kFp32);
+  REQUIRE(run.moe.force_balance);
+  REQUIRE(run.moe.aux_loss);
+  const RunSpec back = load_run_text(text, "written", kRoot / "workloads", {});
+  CHECK(back.moe.router_dtype == MoeRouterDtype::kFp32);
+  CHECK(back.moe.force_balance);
+  CHECK(back.moe.aux_loss);
   const RunSpec dense = load_run(kRoot / "workloads/default.yaml");
   CHECK(run_yaml(dense, {"x", "y"}, "").find("moe:") == std::string::npos);
 }

@@ -171,3 +171,36 @@ TEST_CASE("a run has fp32 router logits only when it asks for them and its activ
   run.precision = Precision::kFp32;  // the logits are fp32 already: nothing to cast
   CHECK_FALSE(shard_of(run).router_fp32);
 }
+
+TEST_CASE("forced balance adds the random logits' two kernels to the router's forward only", "[model]") {
+  const ModelSpec m = tiny_moe();  // 8 experts
+  Shard sh = shard(2, 32);         // 64 tokens routed: 512 fp32 scores
+  const auto fwd = moe_forward(m, sh), bwd = moe_backward(m, sh);
+  sh.router_force_balance = true;
+  const auto fwd_b = moe_forward(m, sh), bwd_b = moe_backward(m, sh);
+  REQUIRE(fwd_b.size() == fwd.size() + 2);
+  CHECK(bwd_b.size() == bwd.size());                                        // a straight-through estimator
+  CHECK(kernel_named(fwd_b, "router_logits_clone.fwd").bytes == 512.0 * 8);  // clone: read and write
+  CHECK(kernel_named(fwd_b, "router_random_logits.fwd").bytes == 512.0 * 4);  // normal_: write
+}
+
+TEST_CASE("the auxiliary loss adds four kernels to the router's forward and four to its backward", "[model]") {
+  const ModelSpec m = tiny_moe();
+  Shard sh = shard(2, 32);  // 512 fp32 scores
+  const auto fwd = moe_forward(m, sh), bwd = moe_backward(m, sh);
+  sh.router_aux_loss = true;
+  const auto fwd_a = moe_forward(m, sh), bwd_a = moe_backward(m, sh);
+  REQUIRE(fwd_a.size() == fwd.size() + 4);
+  REQUIRE(bwd_a.size() == bwd.size() + 4);
+  // Scores: logits read, scores written (fp32) and the 1-byte routing map: 512 x 9 bytes; the map summed
+  // per expert: 512 bytes; the loss reads the scores: 512 x 4.
+  CHECK(kernel_named(fwd_a, "router_aux_scores.fwd").bytes == 512.0 * 9);
+  CHECK(kernel_named(fwd_a, "router_tokens_per_expert.fwd").bytes == 512.0);
+  CHECK(kernel_named(fwd_a, "router_aux_loss.fwd").bytes == 512.0 * 4);
+  // Backward: the scores' gradient written, then turned into the logits' (2 reads, 1 write), and the
+  // logits' two gradients (top-k's and the loss's) added.
+  CHECK(kernel_named(bwd_a, "router_aux_loss.dgrad").bytes == 512.0 * 4);
+  CHECK(kernel_named(bwd_a, "router_aux_scores.dgrad").bytes == 512.0 * 12);
+  CHECK(kernel_named(bwd_a, "router_logits_grad_add.dgrad").bytes == 512.0 * 12);
+  for (const Kernel& k : bwd_a) CHECK_FALSE((k.name.rfind("router_aux", 0) == 0 && k.weight_grad));
+}
