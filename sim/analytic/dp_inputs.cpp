@@ -6,7 +6,7 @@
 #include "sim/analytic/compute_time.hpp"
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/overlap_points.hpp"
-#include "sim/model/kernel_builders.hpp"
+#include "sim/model/grad_bucket_ops.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 
@@ -124,7 +124,7 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
     const bool last = i + 1 == items.size();
     const double left = after[i] + chunk_offset(run, items[i].chunk) * chunk_pass;
     for (auto [bucket, dim] : {std::pair<double*, Dim>{&dense, Dim::kDpCp}, {&expert, Dim::kEdp}}) {
-      if (*bucket <= 0 || (!last && *bucket * element < run.strategy.grad_bucket_size)) continue;
+      if (!bucket_closes(*bucket, element, run.strategy.grad_bucket_size, last)) continue;
       out.bytes.push_back(*bucket * element);
       out.share.push_back(total > 0 ? left / total : 0);
       out.dim.push_back(dim);
@@ -139,9 +139,9 @@ Buckets grad_buckets(const RunSpec& run, const std::vector<PassItem>& items, dou
 // grad_bucket_size. Per bucket: its bytes and the share of the stage's forward (one micro-batch,
 // all chunks) that has run before its first layer starts (each layer's forward waits for its
 // bucket; the embedding's does not).
-// A bucket holds the parameters of a gradient bucket (grad_bucket_size / grad_element: Megatron-Core
-// cuts its parameter and gradient buffers at the same bucket boundaries, counted in parameters); a
-// gather moves `element` per parameter (FP8 weights with fp8.param_gather).
+// A bucket holds as many parameters as a gradient bucket (grad_bucket_size / grad_element: Megatron-Core
+// sizes its parameter and gradient buckets alike, in parameters); a gather moves `element` per
+// parameter (FP8 weights with fp8.param_gather).
 Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks, const std::vector<PassItem>& items,
                       double element, double grad_element) {
   const double total = pass_seconds(items);
@@ -183,13 +183,15 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
 
 // The per-bucket kernels before each reduction (strategy.grad_nan_check, grad_scale_kernel;
 // sim/graph/grad_checks.hpp): the norm reads the bucket's gradients, the scaling reads and writes them.
+// The norm's host synchronisation is left out here: where the host is the limit, the replay exposes
+// host time at each (a framework's launch costs), which the formulas do not separate.
 double grad_check_seconds(const RunSpec& run, const Buckets& b, double element) {
   const AcceleratorSpec& acc = run.platform.accelerator;
   double t = 0;
   for (Bytes bytes : b.bytes) {
     const double params = bytes / element;
-    if (run.strategy.grad_nan_check) t += kernel_time(elementwise_kernel("dp.grad_norm", params, 1, 0, 2, element), acc);
-    if (run.strategy.grad_scale_kernel) t += kernel_time(elementwise_kernel("dp.grad_scale", params, 1, 1, 1, element), acc);
+    if (run.strategy.grad_nan_check) t += kernel_time(grad_norm_kernel(params, element), acc);
+    if (run.strategy.grad_scale_kernel) t += kernel_time(grad_scale_kernel(params, element), acc);
   }
   return t;
 }

@@ -189,10 +189,12 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   double drain = 0;    // the last backward chunks of the stages before s: how long s waits for stage 0
   // Per-bucket gradient kernels (strategy.grad_nan_check, grad_scale_kernel): with the overlapped
   // reduction they run in a stage's last backward and delay its last gradient to the stage before it,
-  // so stage s ends later by its own and every later stage's; without it, after the backward, by its own.
+  // so stage s ends later by its own and every later stage's; without it (after the backward), or
+  // when the last weight gradients run off the drain (zb-h1), by its own.
+  const bool on_drain = in.overlap_dp && !in.schedule->weight_grads_off_drain;
   std::vector<double> checks_from(static_cast<size_t>(p) + 1, 0);
   for (int s = p; s-- > 0;)
-    checks_from[static_cast<size_t>(s)] = (in.overlap_dp ? checks_from[static_cast<size_t>(s) + 1] : 0) +
+    checks_from[static_cast<size_t>(s)] = (on_drain ? checks_from[static_cast<size_t>(s) + 1] : 0) +
                                           th.compute_scale * in.stages[static_cast<size_t>(s)].grad_checks;
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];

@@ -40,7 +40,7 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << "  # comm beside compute per micro-batch, s\n";
   o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << symbol_text(st.pp_hop) << ", "
     << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer) << "\n";
-  o << "K" << k << " = " << symbol_text(st.grad_checks) << "  # per-bucket gradient kernels in the last backward, s\n";
+  o << "K" << k << " = " << symbol_text(st.grad_checks) << "  # per-bucket gradient kernels (in the last backward with overlap), s\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -78,14 +78,15 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
       o << "start" << k << ", slow_start" << k << " = 0, 0\n";
     }
     o << "DPexp" << k << " = "
-      << (in.overlap_dp ? race(st.dp_reduce_points, "o*", "(t" + k + " - fpass" + k + ")/(1 + rhoDP" + k + ")", "") +
+      << (in.overlap_dp ? race(st.dp_reduce_points, "o*", "(t" + k + " - fpass" + k + " + c*K" + k + ")/(1 + rhoDP" + k + ")", "") +
                               "  # (reductions from bucket j on, share of the last backward left)"
                         : "s_dp*DP" + k)
       << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
       << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
-    for (int q = s; q < (in.overlap_dp ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;  // the drain's, overlapped
+    const bool on_drain = in.overlap_dp && !in.schedule->weight_grads_off_drain;  // as iteration_model.cpp
+    for (int q = s; q < (on_drain ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;
     o << ")\n";
   }
   o << "T = Max(";

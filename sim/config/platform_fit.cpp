@@ -38,6 +38,12 @@ std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
                          "keeps attention, norms and the router in 16 bit, and accelerator '" + p.accelerator.name +
                              "' lists no bf16 or fp16 peak",
                          to_string(run.precision), "add a bf16 peak to the platform"};
+  if (run.model.is_moe() && run.moe.router_dtype == MoeRouterDtype::kFp32 && peaks.count(Precision::kTf32) == 0 &&
+      peaks.count(Precision::kFp32) == 0)
+    return RuleViolation{"moe.router_dtype",
+                         "runs the router's backward GEMMs on fp32 operands (TF32), and accelerator '" +
+                             p.accelerator.name + "' lists no tf32 or fp32 peak",
+                         "fp32", "activation, or add a tf32 (or fp32) peak to the platform"};
   return std::nullopt;
 }
 

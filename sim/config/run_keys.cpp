@@ -116,7 +116,8 @@ std::vector<KeyEntry<S>> strategy_entries() {
                   "the host (a synchronisation) before its reduction, in the last micro-batch"),
       bool_key<S>("grad_scale_kernel", &S::grad_scale_kernel, opt,
                   "each gradient bucket is multiplied by 1/dp on the compute stream before its reduction "
-                  "(Megatron-LM without `--ddp-average-in-collective`); false: the reduction averages"),
+                  "(Megatron-LM without `--ddp-average-in-collective`); false: the reduction averages (with ep > 1 "
+                  "Megatron then still scales the experts' buckets by their group's share: not modelled)"),
       int_key<S>("defer_output_wgrad", &S::defer_output_wgrad, opt, 0, INT_MAX,
                  "Megatron-Core's `defer_embedding_wgrad_compute` with `wgrad_deferral_limit` N: the output layer's "
                  "weight gradients of the first N micro-batches run after the stage's last backward, inside the "

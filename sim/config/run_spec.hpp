@@ -196,7 +196,7 @@ struct MoeRouting {
   // --moe-router-dtype fp32: fp32 router logits. Megatron-Core's RouterGatingLinearFunction (with
   // Transformer Engine) runs the forward GEMM on 16-bit operands into fp32, and the backward's two
   // GEMMs on fp32 operands, which TE's cuBLASLt GEMM computes as TF32, with casts of the router
-  // input to fp32 and of its gradient back (sim/model/moe_ops.cpp).
+  // input to fp32 and of its gradient back (sim/model/router_ops.cpp).
   MoeRouterDtype router_dtype = MoeRouterDtype::kActivation;
   // --moe-router-force-load-balancing: random logits (benchmarks that force-balance the routing);
   // --moe-router-load-balancing-type aux_loss: the auxiliary loss's router kernels (sim/model/router_ops.hpp).

@@ -1,8 +1,11 @@
 #include "sim/graph/grad_checks.hpp"
 
+#include <utility>
+#include <vector>
+
 #include "sim/analytic/compute_time.hpp"
 #include "sim/graph/host_time.hpp"
-#include "sim/model/kernel_builders.hpp"
+#include "sim/model/grad_bucket_ops.hpp"
 #include "sim/strategy/mesh.hpp"
 
 namespace trainsim {
@@ -29,14 +32,20 @@ TaskId add_kernel(BuildContext& ctx, const Kernel& k, int microbatch) {
 
 }  // namespace
 
-TaskId bucket_kernels(BuildContext& ctx, double params, int microbatch) {
+TaskId bucket_kernels(BuildContext& ctx, double params, int microbatch, std::vector<TaskId> waits) {
   const auto& s = ctx.run.strategy;
+  // The kernels wait for `waits` only: not for the collectives the next backward kernel waits for.
+  std::vector<TaskId> pending = std::move(ctx.pending);
+  ctx.pending = std::move(waits);
   TaskId last = 0;
   if (s.grad_nan_check) {
-    last = add_kernel(ctx, elementwise_kernel("dp.grad_norm", params, 1, 0, 2, ctx.grad_element), microbatch);
+    last = add_kernel(ctx, grad_norm_kernel(params, ctx.grad_element), microbatch);
     host_sync(ctx, microbatch);
+    // The reduction is launched once the host has read the norm: after the sync's host time, if any.
+    last = static_cast<TaskId>(ctx.graph.last_on(Stream::kCompute));
   }
-  if (s.grad_scale_kernel) last = add_kernel(ctx, elementwise_kernel("dp.grad_scale", params, 1, 1, 1, ctx.grad_element), microbatch);
+  if (s.grad_scale_kernel) last = add_kernel(ctx, grad_scale_kernel(params, ctx.grad_element), microbatch);
+  ctx.pending.insert(ctx.pending.end(), pending.begin(), pending.end());
   return last;
 }
 
@@ -55,9 +64,11 @@ void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int 
   const GradSplit g = grad_split(ctx.run.strategy, item.params, item.expert);
   ctx.check_dense += g.dense, ctx.check_expert += g.expert;
   const bool last = --ctx.ready_left == 0;
+  // A dense and an expert bucket closing at one item: their reductions both wait for the kernels of
+  // the last (a reduction waits for its own bucket's, and the other's run before them).
   for (double* fill : {&ctx.check_dense, &ctx.check_expert}) {
-    if (*fill <= 0 || (!last && *fill * ctx.grad_element < ctx.run.strategy.grad_bucket_size)) continue;
-    ready.back().task = bucket_kernels(ctx, *fill, microbatch);
+    if (!bucket_closes(*fill, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last)) continue;
+    ready.back().task = bucket_kernels(ctx, *fill, microbatch, {});
     *fill = 0;
   }
 }

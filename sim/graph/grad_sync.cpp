@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/graph/grad_checks.hpp"
 #include "sim/graph/host_time.hpp"
@@ -52,19 +54,20 @@ void emit_grad_buckets(BuildContext& ctx) {
   for (const auto& chunk : ctx.grad_ready) ready.insert(ready.end(), chunk.begin(), chunk.end());
   std::stable_sort(ready.begin(), ready.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
   const int64_t last_compute = ctx.graph.last_on(Stream::kCompute);
-  if (checks && !s.overlap.dp_grad_reduce) begin_pass(ctx);  // the host's work after the backward
+  if (checks && !s.overlap.dp_grad_reduce) begin_pass(ctx);  // the host issuing the bucket kernels
   const CollectiveKind kind = sharded_optimizer(ctx) ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const char* label = sharded_optimizer(ctx) ? "dp.grad_reduce_scatter" : "dp.grad_all_reduce";
   double dense = 0, expert = 0;
   int64_t previous = -1;  // the last reduction issued
   auto issue = [&](double& params, Dim dim, TaskId ready_at, bool last) {
-    if (params <= 0 || (!last && params * ctx.grad_element < s.grad_bucket_size)) return;
+    if (!bucket_closes(params, ctx.grad_element, s.grad_bucket_size, last)) return;
     TaskId after = s.overlap.dp_grad_reduce ? ready_at : static_cast<TaskId>(last_compute);
     if (checks && !s.overlap.dp_grad_reduce) {
       // After the backward, each bucket in turn: a synchronous reduction makes the compute stream wait
       // for it, so the next bucket's kernels follow the previous reduction.
-      if (previous >= 0) ctx.pending.push_back(static_cast<TaskId>(previous));
-      after = bucket_kernels(ctx, params, ctx.microbatches - 1);
+      std::vector<TaskId> waits;
+      if (previous >= 0) waits.push_back(static_cast<TaskId>(previous));
+      after = bucket_kernels(ctx, params, ctx.microbatches - 1, std::move(waits));
     }
     previous = ctx.graph.add(
         collective_task(ctx, label, kind, dim, params * ctx.grad_element, TaskRole::kBackward, -1, -1), {after});
@@ -77,6 +80,8 @@ void emit_grad_buckets(BuildContext& ctx) {
     issue(dense, Dim::kDpCp, ready[i].task, last);
     issue(expert, Dim::kEdp, ready[i].task, last);
   }
+  // The host's segment after the backward ends with the last bucket's kernels: its launches count.
+  if (checks && !s.overlap.dp_grad_reduce) host_sync(ctx, ctx.microbatches - 1);
 }
 
 }  // namespace
@@ -87,7 +92,8 @@ void emit_param_prefetch(BuildContext& ctx) {
   ctx.layer_expert_gather.assign(layers, -1);
   const auto& s = ctx.run.strategy;
   if (s.dp * s.cp <= 1 || !sharded_optimizer(ctx) || !s.overlap.zero_param_gather) return;
-  // Megatron-Core's parameter and gradient buffers share their bucket boundaries (counted in parameters).
+  // Megatron-Core's parameter and gradient buffers have one bucket size, counted in parameters (the
+  // gathers are cut here in forward order, per chunk: their partial buckets fall elsewhere).
   const double bucket_params = s.grad_bucket_size / ctx.grad_element;
   // Issues the fill's gather once it is full (or the chunk ends), recording it for its layers.
   auto close = [&](BucketFill& f, Dim dim, std::vector<int64_t>& waits, bool last) {

@@ -70,7 +70,9 @@ std::vector<Kernel> gemm_backward(const ModelSpec& m, const Shard& sh, const Rou
 
 std::vector<Kernel> router_forward(const ModelSpec& m, const Shard& sh) {
   const RouterSizes z = router_sizes(m, sh);
-  std::vector<Kernel> out{gemm_kernel("router.fwd", {z.tokens, m.moe.experts, m.hidden, 1}, activation_precision(sh.precision))};
+  Kernel gemm = gemm_kernel("router.fwd", {z.tokens, m.moe.experts, m.hidden, 1}, activation_precision(sh.precision));
+  if (sh.router_fp32) gemm.bytes += z.scores * (kFp32Bytes - z.ab);  // the logits written in fp32
+  std::vector<Kernel> out{gemm};
   if (sh.router_force_balance) {
     out.push_back(elementwise_kernel("router_logits_clone.fwd", z.scores, 1, 1, 0, kFp32Bytes));
     out.push_back(elementwise_kernel("router_random_logits.fwd", z.scores, 0, 1, 2, kFp32Bytes));

@@ -81,6 +81,13 @@ struct GradSplit {
   return {params - apart, expert_grad_degree(s) > 1 ? apart : 0};
 }
 
+// Whether a data-parallel bucket holding `params` gradients of `element` bytes is issued: once it holds
+// `bucket_size` bytes, or at the stage's last item (the graph's reductions, its per-bucket kernels and
+// the formulas cut buckets by this one rule).
+[[nodiscard]] inline bool bucket_closes(double params, double element, double bucket_size, bool last) {
+  return params > 0 && (last || params * element >= bucket_size);
+}
+
 // Parses a mesh_order string ("tp-cp-ep-dp-pp"): a dash-separated permutation naming tp, cp, dp
 // and pp once each; ep may appear once and is ignored. Returns the layout dims, fastest first.
 // Throws StrategyError naming the valid dims.

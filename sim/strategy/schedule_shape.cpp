@@ -78,7 +78,7 @@ const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
       {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)"},
       {"interleaved", interleaved_warmup, interleaved_peak, interleaved_chunk_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
       {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, zb_h1_bubble,
-       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W"},
+       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W", true},
   };
   return all;
 }

@@ -38,6 +38,9 @@ struct ScheduleClosedForm {
   double (*bubble)(const PipelineShape&, const ChunkPassTimes& t) = nullptr;
   // The same bubble in SymPy syntax, in the symbols p, m, v, F, Bi, W.
   std::string bubble_sympy;
+  // The last weight gradients run in passes of their own after the stage's last input gradient went
+  // back (zb-h1), so what completes them does not hold up the pipeline's drain.
+  bool weight_grads_off_drain = false;
 };
 
 // Every schedule with a closed form, sorted by name.

@@ -68,3 +68,21 @@ TEST_CASE("the per-bucket kernels run only in the last backward and only when as
   for (TaskId t : labelled(norm_only, "dp.grad_norm")) CHECK(norm_only.task(t).microbatch == 5);
   CHECK(norm_only.order(Stream::kCompute).size() == none.order(Stream::kCompute).size() + 2);
 }
+
+TEST_CASE("a bucket's reduction is launched after the host has read its norm", "[graph]") {
+  // A framework whose launches cost far more than this tiny model's kernels: each bucket's host sync
+  // leaves host time exposed, appended as a compute task, and the reduction follows it.
+  RunSpec run = checked_run(true, false);
+  run.framework.host.launch = 1e-3;
+  const StageGraph g = build_stage_graph(run, 1);
+  int reductions = 0;
+  for (TaskId t : g.order(Stream::kDp)) {
+    if (g.task(t).collective != CollectiveKind::kReduceScatter) continue;
+    ++reductions;
+    bool after_host = false;
+    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e)
+      after_host |= g.label_text(g.task(boost::source(*e, g.dag())).label) == "host.launches";
+    CHECK(after_host);
+  }
+  CHECK(reductions == 2);
+}
