@@ -102,6 +102,8 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   if (!s.overlap.tp_grad_reduce && s.tp > 1) out << ", weight gradients after the TP reduction";
   if (run.deferred_output_wgrads() > 0)
     out << ", output weight gradients of " << run.deferred_output_wgrads() << " micro-batches in the flush";
+  if (s.grad_nan_check) out << ", gradient buckets' norms checked on the host";
+  if (s.grad_scale_kernel) out << ", gradient buckets scaled by 1/dp";
   out << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
       << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision);

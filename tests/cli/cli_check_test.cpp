@@ -135,3 +135,17 @@ TEST_CASE("check's strategy line names the weight-gradient switches a run sets",
   CHECK(set.out.find(", weight gradients after the TP reduction") != std::string::npos);
   CHECK(set.out.find(", output weight gradients of 8 micro-batches in the flush") != std::string::npos);  // at most m
 }
+
+TEST_CASE("check names the per-bucket gradient kernels a run sets, and refuses fp32 router logits without a TF32 peak",
+          "[cli]") {
+  const std::string run = "check " + (kRoot / "workloads/default.yaml").string();
+  const CommandResult set = run_trainsim(run + " --set strategy.grad_nan_check=true --set strategy.grad_scale_kernel=true");
+  REQUIRE(set.exit_code == 0);
+  CHECK(set.out.find(", gradient buckets' norms checked on the host, gradient buckets scaled by 1/dp") != std::string::npos);
+  // The Ascend 910B preset lists bf16 and fp16 peaks only.
+  const CommandResult ascend = run_trainsim("check " + (kRoot / "validation/runs/mlm-recipe-qwen3-30b-a3b.yaml").string() +
+                                            " --set platform=ascend-910b-pod");
+  CHECK(ascend.exit_code == 2);
+  CHECK(ascend.err.find("moe.router_dtype") != std::string::npos);
+  CHECK(ascend.err.find("no tf32 or fp32 peak") != std::string::npos);
+}
