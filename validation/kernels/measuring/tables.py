@@ -20,13 +20,13 @@ from measuring.router import PRECISIONS, router_cast_rows, router_gemm_rows
 from measuring.streams import stream_rows
 
 
-def header(title):
+def header(title, inputs="bf16"):
     p = torch.cuda.get_device_properties(0)
     return [f"# {title}",
             f"# Measured by validation/kernels/measure.py on {p.name} ({p.multi_processor_count} SMs,",
             f"# {p.total_memory / 2**30:.1f} GiB), torch {torch.__version__}, CUDA {torch.version.cuda},",
             f"# cuDNN {torch.backends.cudnn.version()}, on {time.strftime('%Y-%m-%d')}. Median of triton do_bench",
-            "# repetitions with L2 flushed before each; random normal bf16 inputs; clocks as found."]
+            f"# repetitions with L2 flushed before each; random normal {inputs} inputs; clocks as found."]
 
 
 def write(path, lines):
@@ -35,8 +35,8 @@ def write(path, lines):
     print(f"wrote {path}")
 
 
-def table_header(args, title, name, source, precision="bf16"):
-    return header(title) + [f'description: "{title} on one {name}"', f"accelerator: {args.accelerator}", f"precision: {precision}",
+def table_header(args, title, name, source, precision="bf16", inputs="bf16"):
+    return header(title, inputs) + [f'description: "{title} on one {name}"', f"accelerator: {args.accelerator}", f"precision: {precision}",
                             f'source: "validation/kernels/measure.py ({source}), this repository"']
 
 
@@ -271,7 +271,8 @@ def run_router(args, name):
     casts = router_cast_rows(args.quick)
     for precision in PRECISIONS:
         what = {"bf16": "bf16", "fp32": "fp32 on the FP32 units (allow_tf32 off)", "tf32": "fp32 as TF32 (allow_tf32 on)"}[precision]
-        lines = table_header(args, f"MoE router GEMMs in {what}", name, "torch.matmul, cuBLAS", precision) + ["gemms:"]
+        inputs = "bf16" if precision == "bf16" else "fp32"
+        lines = table_header(args, f"MoE router GEMMs in {what}", name, "torch.matmul, cuBLAS", precision, inputs) + ["gemms:"]
         lines += [f"  - {{batch: 1, m: {r['m']}, n: {r['n']}, k: {r['k']}, tflops: {r['tflops']:.2f}}}"
                   f"   # {r['row']} {r['name']}, {r['us']:.1f} us" for r in rows if r["precision"] == precision]
         if precision == "fp32":
