@@ -36,6 +36,10 @@ struct BuildContext {
     TaskId task;
     double params;  // parameter count of that layer (or embedding, output) on this device
     double expert;  // of which routed experts' (reduced over expert_grad_dim, sim/strategy/mesh.hpp)
+    // What the routed experts' bucket closing here waits for, when not `task` (their per-bucket
+    // kernels after the dense bucket's: sim/graph/grad_checks.hpp).
+    int64_t expert_task = -1;
+    [[nodiscard]] TaskId expert_ready() const { return expert_task >= 0 ? static_cast<TaskId>(expert_task) : task; }
   };
   std::vector<std::vector<GradReady>> grad_ready;
   // Gradient buckets being filled for the per-bucket kernels (sim/graph/grad_checks.hpp): parameters

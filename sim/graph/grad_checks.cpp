@@ -64,12 +64,16 @@ void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int 
   const GradSplit g = grad_split(ctx.run.strategy, item.params, item.expert);
   ctx.check_dense += g.dense, ctx.check_expert += g.expert;
   const bool last = --ctx.ready_left == 0;
-  // A dense and an expert bucket closing at one item: their reductions both wait for the kernels of
-  // the last (a reduction waits for its own bucket's, and the other's run before them).
-  for (double* fill : {&ctx.check_dense, &ctx.check_expert}) {
-    if (!bucket_closes(*fill, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last)) continue;
-    ready.back().task = bucket_kernels(ctx, *fill, microbatch, {});
-    *fill = 0;
+  // A dense and an expert bucket closing at one item: each reduction waits for its own bucket's kernels.
+  BuildContext::GradReady& at = ready.back();
+  const TaskId item_task = at.task;
+  if (bucket_closes(ctx.check_dense, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last))
+    at.task = bucket_kernels(ctx, ctx.check_dense, microbatch, {}), ctx.check_dense = 0;
+  if (bucket_closes(ctx.check_expert, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last)) {
+    const TaskId experts = bucket_kernels(ctx, ctx.check_expert, microbatch, {});
+    ctx.check_expert = 0;
+    if (at.task == item_task) at.task = experts;  // the dense bucket stays open: the item's last task
+    else at.expert_task = experts;
   }
 }
 

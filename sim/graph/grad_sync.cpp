@@ -78,7 +78,7 @@ void emit_grad_buckets(BuildContext& ctx) {
     dense += g.dense, expert += g.expert;
     const bool last = i + 1 == ready.size();
     issue(dense, Dim::kDpCp, ready[i].task, last);
-    issue(expert, Dim::kEdp, ready[i].task, last);
+    issue(expert, Dim::kEdp, ready[i].expert_ready(), last);
   }
   // The host's segment after the backward ends with the last bucket's kernels: its launches count.
   if (checks && !s.overlap.dp_grad_reduce) host_sync(ctx, ctx.microbatches - 1);

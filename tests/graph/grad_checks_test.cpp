@@ -86,3 +86,36 @@ TEST_CASE("a bucket's reduction is launched after the host has read its norm", "
   }
   CHECK(reductions == 2);
 }
+
+TEST_CASE("a dense and an expert bucket closing together each wait for their own kernels", "[graph]") {
+  // dp 4, ep 2, one bucket for the whole stage: at its last item the dense bucket and the routed
+  // experts' bucket (their own group, cp*dp/ep = 2) both close. Stage 1's 2 layers hold 2 x 4 experts of
+  // 2 matrices 256 x 512 = 2,097,152 expert parameters; each reduction follows the scaling of its own
+  // parameters' fp32 gradients (read and written: 8 bytes each).
+  ModelSpec moe = gpt_model(6, 256, 4, 1024);
+  moe.moe.experts = 8;
+  moe.moe.top_k = 2;
+  moe.moe.expert_ffn_hidden = 512;
+  RunSpec run = gpt_run(moe, 1, 3, 4, 128, 24, 2);
+  run.strategy.ep = 2;
+  run.strategy.zero_stage = 1;
+  run.strategy.grad_scale_kernel = true;
+  run.strategy.grad_bucket_size = 1e12;  // never full: the stage's last item closes both
+  const double experts = 2.0 * 4 * 2 * 256 * 512;
+  const double all = static_cast<double>(stage_params(run, 1).total());
+  const StageGraph g = build_stage_graph(run, 1);
+  int reductions = 0;
+  for (TaskId t : g.order(Stream::kDp)) {
+    const Task& task = g.task(t);
+    if (task.collective != CollectiveKind::kReduceScatter) continue;
+    ++reductions;
+    const double own = task.group == Dim::kEdp ? experts : all - experts;
+    double scaled = 0;
+    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e) {
+      const Task& before = g.task(boost::source(*e, g.dag()));
+      if (g.label_text(before.label) == "dp.grad_scale") scaled = before.bytes;
+    }
+    CHECK(scaled == Approx(8.0 * own));
+  }
+  CHECK(reductions == 2);
+}
