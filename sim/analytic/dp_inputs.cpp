@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/host_time.hpp"
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/analytic/overlap_points.hpp"
 #include "sim/model/grad_bucket_ops.hpp"
@@ -183,15 +184,21 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
 
 // The per-bucket kernels before each reduction (strategy.grad_nan_check, grad_scale_kernel;
 // sim/graph/grad_checks.hpp): the norm reads the bucket's gradients, the scaling reads and writes them.
-// The norm's host synchronisation is left out here: where the host is the limit, the replay exposes
-// host time at each (a framework's launch costs), which the formulas do not separate.
+// Each kernel takes its device time, or its launch where the host is the limit (the norm's host
+// synchronisation leaves the host no lead to hide it behind; blocking launches add it).
 double grad_check_seconds(const RunSpec& run, const Buckets& b, double element) {
   const AcceleratorSpec& acc = run.platform.accelerator;
+  const HostCosts host = host_costs_on(run.framework.host, run.platform);
+  const double launch = host.any() ? launch_seconds(host, Launches{1, 0}) : 0;
+  auto seconds = [&](const Kernel& k) {
+    const double device = kernel_time(k, acc);
+    return host.launch_blocking ? device + launch : std::max(device, launch);
+  };
   double t = 0;
   for (Bytes bytes : b.bytes) {
     const double params = bytes / element;
-    if (run.strategy.grad_nan_check) t += kernel_time(grad_norm_kernel(params, element), acc);
-    if (run.strategy.grad_scale_kernel) t += kernel_time(grad_scale_kernel(params, element), acc);
+    if (run.strategy.grad_nan_check) t += seconds(grad_norm_kernel(params, element));
+    if (run.strategy.grad_scale_kernel) t += seconds(grad_scale_kernel(params, element));
   }
   return t;
 }
