@@ -172,3 +172,28 @@ TEST_CASE("estimate warns when the theta file was fitted for another platform", 
   const CommandResult own = run_trainsim("estimate " + kDefault + " --no-replay");
   CHECK(own.err.find("was fitted for platform") == std::string::npos);
 }
+
+// The formulas' per-bucket kernels where the host is the limit: each takes its launch when that is longer
+// than its device time (the norm's synchronisation leaves the host no lead), or adds it under blocking
+// launches. One bucket (a bucket size larger than the stage's gradients), two kernels: the norm and the
+// scaling, about 5 ms of device time together here.
+TEST_CASE("the formulas' per-bucket gradient kernels take their launches where the host is the limit", "[cli][estimate]") {
+  const std::string base =
+      "estimate " + kDefault + " --symbolic --set model.layers=4 --set devices=2 --set strategy.tp=1 "
+      "--set strategy.pp=1 --set strategy.dp=2 --set global_batch=8 --set strategy.grad_nan_check=true "
+      "--set strategy.grad_scale_kernel=true --set strategy.grad_bucket_size=100GB --set framework=megatron-core ";
+  auto kernels = [&](const std::string& sets) {
+    const CommandResult r = run_trainsim(base + sets);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const size_t at = r.out.find("\nK_0 = ");
+    REQUIRE(at != std::string::npos);
+    return std::stod(r.out.substr(at + 7));
+  };
+  const double device = kernels("--set framework.host.launch=0us");
+  REQUIRE(device > 0.002);
+  REQUIRE(device < 0.01);
+  CHECK(kernels("--set framework.host.launch=10ms") == Approx(2 * 0.010));  // each kernel: its 10 ms launch
+  CHECK(kernels("--set framework.host.launch=10ms --set framework.host.launch_blocking=true") ==
+        Approx(device + 2 * 0.010));
+}
