@@ -141,11 +141,7 @@ TEST_CASE("CP gathers K/V of the whole context once forward and once backward pe
 TEST_CASE("EP dispatches and combines tokens with 2 all-to-alls forward and 2 backward per MoE layer", "[graph]") {
   // 8 experts top-2, capacity factor 1, ep = 2 (carved from dp = 2), tp = 1: each device sends
   // its b*s tokens top_k times: 2 * 128 * 2 * 256 * 2 bytes = 262144 bytes per all-to-all.
-  ModelSpec moe = gpt_model(6, 256, 4, 1024);
-  moe.moe.experts = 8;
-  moe.moe.top_k = 2;
-  moe.moe.expert_ffn_hidden = 512;
-  RunSpec run = gpt_run(moe, 1, 3, 2, 128, 24, 2);
+  RunSpec run = gpt_run(gpt_moe_model(), 1, 3, 2, 128, 24, 2);
   run.strategy.ep = 2;
   const StageGraph g = build_stage_graph(run, 1);
   const Volume a2a = tasks_of(g, Stream::kEp, CollectiveKind::kAllToAll);
@@ -169,11 +165,7 @@ Volume dp_tasks_on(const StageGraph& g, CollectiveKind kind, Dim dim) {
 }
 
 RunSpec expert_run(int dp, int ep) {
-  ModelSpec moe = gpt_model(6, 256, 4, 1024);
-  moe.moe.experts = 8;
-  moe.moe.top_k = 2;
-  moe.moe.expert_ffn_hidden = 512;
-  RunSpec run = gpt_run(moe, 1, 3, dp, 128, 24, 2);
+  RunSpec run = gpt_run(gpt_moe_model(), 1, 3, dp, 128, 24, 2);
   run.strategy.ep = ep;
   run.strategy.zero_stage = 1;
   return run;

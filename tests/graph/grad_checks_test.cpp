@@ -32,6 +32,20 @@ std::vector<TaskId> labelled(const StageGraph& g, const std::string& label) {
   return out;
 }
 
+std::vector<TaskId> reduce_scatters(const StageGraph& g) {
+  std::vector<TaskId> out;
+  for (TaskId t : g.order(Stream::kDp))
+    if (g.task(t).collective == CollectiveKind::kReduceScatter) out.push_back(t);
+  return out;
+}
+
+// The task labelled `label` that task t depends on directly, or -1.
+int64_t predecessor(const StageGraph& g, TaskId t, const std::string& label) {
+  for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e)
+    if (g.label_text(g.task(boost::source(*e, g.dag())).label) == label) return boost::source(*e, g.dag());
+  return -1;
+}
+
 }  // namespace
 
 TEST_CASE("each gradient bucket is normed and scaled once, reading and writing its fp32 gradients", "[graph]") {
@@ -44,16 +58,9 @@ TEST_CASE("each gradient bucket is normed and scaled once, reading and writing i
   for (TaskId t : norms) CHECK(g.task(t).bytes == Approx(4.0 * layer));   // read once
   for (TaskId t : scales) CHECK(g.task(t).bytes == Approx(8.0 * layer));  // read and written
   // Each bucket's reduce-scatter starts after its scaling (its only predecessor on the compute stream).
-  int reductions = 0;
-  for (TaskId t : g.order(Stream::kDp)) {
-    if (g.task(t).collective != CollectiveKind::kReduceScatter) continue;
-    ++reductions;
-    bool after_scale = false;
-    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e)
-      after_scale |= g.label_text(g.task(boost::source(*e, g.dag())).label) == "dp.grad_scale";
-    CHECK(after_scale);
-  }
-  CHECK(reductions == 2);
+  const auto reductions = reduce_scatters(g);
+  CHECK(reductions.size() == 2);
+  for (TaskId t : reductions) CHECK(predecessor(g, t, "dp.grad_scale") >= 0);
 }
 
 TEST_CASE("the per-bucket kernels run only in the last backward and only when asked for", "[graph]") {
@@ -75,16 +82,9 @@ TEST_CASE("a bucket's reduction is launched after the host has read its norm", "
   RunSpec run = checked_run(true, false);
   run.framework.host.launch = 1e-3;
   const StageGraph g = build_stage_graph(run, 1);
-  int reductions = 0;
-  for (TaskId t : g.order(Stream::kDp)) {
-    if (g.task(t).collective != CollectiveKind::kReduceScatter) continue;
-    ++reductions;
-    bool after_host = false;
-    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e)
-      after_host |= g.label_text(g.task(boost::source(*e, g.dag())).label) == "host.launches";
-    CHECK(after_host);
-  }
-  CHECK(reductions == 2);
+  const auto reductions = reduce_scatters(g);
+  CHECK(reductions.size() == 2);
+  for (TaskId t : reductions) CHECK(predecessor(g, t, "host.launches") >= 0);
 }
 
 TEST_CASE("a dense and an expert bucket closing together each wait for their own kernels", "[graph]") {
@@ -92,11 +92,7 @@ TEST_CASE("a dense and an expert bucket closing together each wait for their own
   // experts' bucket (their own group, cp*dp/ep = 2) both close. Stage 1's 2 layers hold 2 x 4 experts of
   // 2 matrices 256 x 512 = 2,097,152 expert parameters; each reduction follows the scaling of its own
   // parameters' fp32 gradients (read and written: 8 bytes each).
-  ModelSpec moe = gpt_model(6, 256, 4, 1024);
-  moe.moe.experts = 8;
-  moe.moe.top_k = 2;
-  moe.moe.expert_ffn_hidden = 512;
-  RunSpec run = gpt_run(moe, 1, 3, 4, 128, 24, 2);
+  RunSpec run = gpt_run(gpt_moe_model(), 1, 3, 4, 128, 24, 2);
   run.strategy.ep = 2;
   run.strategy.zero_stage = 1;
   run.strategy.grad_scale_kernel = true;
@@ -104,18 +100,12 @@ TEST_CASE("a dense and an expert bucket closing together each wait for their own
   const double experts = 2.0 * 4 * 2 * 256 * 512;
   const double all = static_cast<double>(stage_params(run, 1).total());
   const StageGraph g = build_stage_graph(run, 1);
-  int reductions = 0;
-  for (TaskId t : g.order(Stream::kDp)) {
-    const Task& task = g.task(t);
-    if (task.collective != CollectiveKind::kReduceScatter) continue;
-    ++reductions;
-    const double own = task.group == Dim::kEdp ? experts : all - experts;
-    double scaled = 0;
-    for (auto [e, end] = boost::in_edges(t, g.dag()); e != end; ++e) {
-      const Task& before = g.task(boost::source(*e, g.dag()));
-      if (g.label_text(before.label) == "dp.grad_scale") scaled = before.bytes;
-    }
-    CHECK(scaled == Approx(8.0 * own));
+  const auto reductions = reduce_scatters(g);
+  CHECK(reductions.size() == 2);
+  for (TaskId t : reductions) {
+    const int64_t scale = predecessor(g, t, "dp.grad_scale");
+    REQUIRE(scale >= 0);
+    const double own = g.task(t).group == Dim::kEdp ? experts : all - experts;
+    CHECK(g.task(static_cast<TaskId>(scale)).bytes == Approx(8.0 * own));
   }
-  CHECK(reductions == 2);
 }

@@ -14,6 +14,15 @@ inline ModelSpec gpt_model(int layers, int hidden, int heads, int vocab) {
   return m;
 }
 
+// That GPT with every FFN an MoE block: 8 experts of width 512, top-2.
+inline ModelSpec gpt_moe_model() {
+  ModelSpec m = gpt_model(6, 256, 4, 1024);
+  m.moe.experts = 8;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 512;
+  return m;
+}
+
 // A run of `model` on an island large enough for every device, degrees as given.
 inline RunSpec gpt_run(const ModelSpec& model, int tp, int pp, int dp, int seq, int global_batch, int micro_batch) {
   RunSpec run = island_run(tp * pp * dp, 100e9, 1e-6);
