@@ -61,6 +61,8 @@ RunSpec with_strategy_cleared(RunSpec run) {
   run.strategy.grad_bucket_size = kept.grad_bucket_size;
   run.strategy.grad_precision = kept.grad_precision;
   run.strategy.grad_accumulation_fusion = kept.grad_accumulation_fusion;
+  run.strategy.grad_nan_check = kept.grad_nan_check;        // the framework's per-bucket work
+  run.strategy.grad_scale_kernel = kept.grad_scale_kernel;
   run.strategy.overlap.tp_grad_reduce = kept.overlap.tp_grad_reduce;  // the framework's, not a search knob
   return run;
 }

@@ -20,8 +20,8 @@ struct SearchBase {
 };
 
 // `run` with the strategy the search varies reset to the defaults, keeping what it does not vary
-// (gradient bucket size and precision, gradient accumulation fusion, overlap.tp_grad_reduce): the base
-// of a search.
+// (gradient bucket size and precision, gradient accumulation fusion, the per-bucket gradient kernels,
+// overlap.tp_grad_reduce): the base of a search.
 [[nodiscard]] RunSpec with_strategy_cleared(RunSpec run);
 
 // Throws UserError naming the option for a missing or bad value.

@@ -154,6 +154,7 @@ struct StrategySpec {
   // reduction averages and no kernel runs).
   bool grad_nan_check = false;
   bool grad_scale_kernel = false;
+  [[nodiscard]] bool grad_bucket_kernels() const { return grad_nan_check || grad_scale_kernel; }
   // Megatron-Core's defer_embedding_wgrad_compute with wgrad_deferral_limit N: the output layer's
   // weight-gradient GEMMs of the first N micro-batches wait, their inputs buffered, until the stage has
   // run its last backward, inside the pipeline flush (sim/graph/chunk_tasks.hpp). 0: off; N above the

@@ -11,11 +11,6 @@
 namespace trainsim {
 namespace {
 
-bool checks_bucket(const BuildContext& ctx) {
-  const auto& s = ctx.run.strategy;
-  return (s.grad_nan_check || s.grad_scale_kernel) && s.dp * s.cp > 1 && s.zero_stage < 3;
-}
-
 TaskId add_kernel(BuildContext& ctx, const Kernel& k, int microbatch) {
   Task t;
   t.kind = TaskKind::kCompute;
@@ -60,16 +55,17 @@ void grad_ready(BuildContext& ctx, int chunk, BuildContext::GradReady item, int 
   ready.push_back(item);
   // Without overlap the buckets are reduced after the backward (finish_grad_sync): grad_sync.cpp adds
   // their kernels there.
-  if (!checks_bucket(ctx) || !ctx.run.strategy.overlap.dp_grad_reduce) return;
-  const GradSplit g = grad_split(ctx.run.strategy, item.params, item.expert);
+  const auto& s = ctx.run.strategy;
+  if (!s.grad_bucket_kernels() || !reduces_gradients_in_buckets(s) || !s.overlap.dp_grad_reduce) return;
+  const GradSplit g = grad_split(s, item.params, item.expert);
   ctx.check_dense += g.dense, ctx.check_expert += g.expert;
   const bool last = --ctx.ready_left == 0;
   // A dense and an expert bucket closing at one item: each reduction waits for its own bucket's kernels.
   BuildContext::GradReady& at = ready.back();
   const TaskId item_task = at.task;
-  if (bucket_closes(ctx.check_dense, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last))
+  if (bucket_closes(ctx.check_dense, ctx.grad_element, s.grad_bucket_size, last))
     at.task = bucket_kernels(ctx, ctx.check_dense, microbatch, {}), ctx.check_dense = 0;
-  if (bucket_closes(ctx.check_expert, ctx.grad_element, ctx.run.strategy.grad_bucket_size, last)) {
+  if (bucket_closes(ctx.check_expert, ctx.grad_element, s.grad_bucket_size, last)) {
     const TaskId experts = bucket_kernels(ctx, ctx.check_expert, microbatch, {});
     ctx.check_expert = 0;
     if (at.task == item_task) at.task = experts;  // the dense bucket stays open: the item's last task

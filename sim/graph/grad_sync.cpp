@@ -46,7 +46,7 @@ struct BucketFill {
 // DP stream, each bucket issued when it fills.
 void emit_grad_buckets(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
-  const bool checks = s.grad_nan_check || s.grad_scale_kernel;
+  const bool checks = s.grad_bucket_kernels();
   if (checks && s.overlap.dp_grad_reduce && ctx.ready_left != 0)
     throw std::logic_error("graph: " + std::to_string(ctx.ready_left) +
                            " gradient items were expected and not recorded; this is a defect of trainsim");
@@ -127,7 +127,7 @@ void take_param_gathers(BuildContext& ctx, int layer, std::vector<TaskId>& pendi
 
 void emit_grad_sync_and_optimizer(BuildContext& ctx) {
   const auto& s = ctx.run.strategy;
-  const bool reduce = s.dp * s.cp > 1 && s.zero_stage < 3;
+  const bool reduce = reduces_gradients_in_buckets(s);
   if (reduce) emit_grad_buckets(ctx);
   const int64_t last_dp = ctx.graph.last_on(Stream::kDp);
   if (last_dp >= 0) ctx.pending.push_back(static_cast<TaskId>(last_dp));

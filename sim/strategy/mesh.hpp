@@ -81,6 +81,9 @@ struct GradSplit {
   return {params - apart, expert_grad_degree(s) > 1 ? apart : 0};
 }
 
+// Whether gradients are reduced over data parallelism in buckets (ZeRO-3 reduces them layer by layer).
+[[nodiscard]] inline bool reduces_gradients_in_buckets(const StrategySpec& s) { return s.dp * s.cp > 1 && s.zero_stage < 3; }
+
 // Whether a data-parallel bucket holding `params` gradients of `element` bytes is issued: once it holds
 // `bucket_size` bytes, or at the stage's last item (the graph's reductions, its per-bucket kernels and
 // the formulas cut buckets by this one rule).
