@@ -207,13 +207,14 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   else
     append(out, unfused_attention_backward(a));
   if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
-  if (m.qk_norm) out.push_back(head_norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
+  if (m.qk_norm) out.push_back(norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
   append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
   out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));
   append(out, as_weight_grad(norm_output_transpose("attn_norm.output", a.tokens * a.h, sh, gathered)));
   append(out, {
       gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_p, true),
       norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),
+      residual_backward_kernel("attn_residual.dgrad", a.seq_tokens * a.h, a.act_bytes),
   });
   return out;
 }

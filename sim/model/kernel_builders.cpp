@@ -41,11 +41,6 @@ Kernel norm_forward_kernel(std::string name, NormKind norm, double elements, dou
 }
 
 Kernel norm_backward_kernel(std::string name, NormKind norm, double elements, double element_bytes) {
-  return elementwise_kernel(std::move(name), elements, 3, 1, 2 * norm_forward_flops_per_element(norm) + 1,
-                            element_bytes);
-}
-
-Kernel head_norm_backward_kernel(std::string name, NormKind norm, double elements, double element_bytes) {
   return elementwise_kernel(std::move(name), elements, 2, 1, 2 * norm_forward_flops_per_element(norm), element_bytes);
 }
 
@@ -58,6 +53,10 @@ constexpr double kDropoutFlopsPerElement = 1;     // one multiply by mask / (1 -
 Kernel residual_forward_kernel(std::string name, double elements, bool hidden_dropout, double element_bytes) {
   const double mask = hidden_dropout ? kHiddenMaskBytes / element_bytes : 0;
   return elementwise_kernel(std::move(name), elements, 2, 1 + mask, kResidualFlopsPerElement, element_bytes);
+}
+
+Kernel residual_backward_kernel(std::string name, double elements, double element_bytes) {
+  return elementwise_kernel(std::move(name), elements, 2, 1, kResidualFlopsPerElement, element_bytes);
 }
 
 Kernel dropout_backward_kernel(std::string name, double elements, double element_bytes) {

@@ -26,15 +26,14 @@ namespace trainsim {
 // scale, shift), RMSNorm 5 (square-sum, normalise, scale).
 [[nodiscard]] Kernel norm_forward_kernel(std::string name, NormKind norm, double elements,
                                          double element_bytes);
-// Backward of a norm fused with the residual-gradient add: reads x, dy and the residual gradient,
-// writes dx (the norm's own gain/bias gradients are a token reduction folded in). FLOP per
-// element: twice the forward's, plus the add.
+// Backward of a LayerNorm/RMSNorm: reads x and dy, writes dx (the norm's own gain/bias gradients are a
+// token reduction folded in); twice the forward's FLOP per element.
 [[nodiscard]] Kernel norm_backward_kernel(std::string name, NormKind norm, double elements,
                                           double element_bytes);
-// Backward of a norm that no residual path joins (QK-norm over the query and key heads): reads x and
-// dy, writes dx, twice the forward's FLOP per element.
-[[nodiscard]] Kernel head_norm_backward_kernel(std::string name, NormKind norm, double elements,
-                                               double element_bytes);
+// The gradient of a block's input, which both the block's norm and its residual path read: PyTorch's
+// autograd sums the two gradients in a kernel of its own when the second arrives (InputBuffer::add in
+// torch/csrc/autograd/input_buffer.cpp), after the norm's backward: reads both, writes the sum.
+[[nodiscard]] Kernel residual_backward_kernel(std::string name, double elements, double element_bytes);
 
 // The residual add closing a block over `elements`: reads the block output and the residual,
 // writes their sum (1 FLOP per element); with hidden dropout (Megatron's fused bias-dropout-add)

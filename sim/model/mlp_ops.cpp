@@ -66,6 +66,7 @@ std::vector<Kernel> mlp_backward(const ModelSpec& m, const Shard& sh) {
   if (sh.hidden_dropout > 0) out.push_back(dropout_backward_kernel("mlp_dropout.dgrad", seq_elements, ab));
   append(out, ffn_backward_kernels("mlp", m, sh, gemm_tokens(sh), ceil_div(ffn_hidden_of(m), sh.tp), true));
   out.push_back(norm_backward_kernel("mlp_norm.dgrad", m.norm, seq_elements, ab));
+  out.push_back(residual_backward_kernel("mlp_residual.dgrad", seq_elements, ab));
   return out;
 }
 

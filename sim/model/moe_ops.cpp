@@ -154,6 +154,7 @@ std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh) {
   out.push_back(permute);
   append(out, router_backward(m, sh));
   out.push_back(norm_backward_kernel("moe_norm.dgrad", m.norm, seq_elements, ab));
+  out.push_back(residual_backward_kernel("moe_residual.dgrad", seq_elements, ab));
   return out;
 }
 

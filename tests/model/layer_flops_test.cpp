@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <string>
+#include <tuple>
 
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/kernel_builders.hpp"
@@ -188,6 +189,26 @@ TEST_CASE("hidden dropout writes a 1-byte mask in each residual add and adds its
   CHECK(bwd.front().name == "attn_dropout.dgrad");  // the gradient enters the block through it
   sh.hidden_dropout = 0;
   CHECK(attention_backward(m, sh).front().name == "out_proj.dgrad");
+}
+
+TEST_CASE("a block's input gradient is its norm's plus the residual's, summed by a kernel of its own", "[model]") {
+  // Tiny GPT layer, b=2, s=32, h=64, bf16: the norm's backward reads x and dy and writes dx,
+  // 3 x 4096 x 2 B = 24,576 B; autograd then adds the residual path's gradient to it, reading both and
+  // writing the sum: 24,576 B more and 4096 FLOP, as the block's last kernel.
+  const ModelSpec m = tiny_gpt();
+  const Shard sh = shard(2, 32);
+  const std::vector<Kernel> attn = attention_backward(m, sh);
+  const std::vector<Kernel> mlp = mlp_backward(m, sh);
+  CHECK(flops_kernel(attn, "attn_norm.dgrad").bytes == 24576.0);
+  CHECK(flops_kernel(mlp, "mlp_norm.dgrad").bytes == 24576.0);
+  for (const auto& [ks, norm, add] : {std::tuple{attn, "attn_norm.dgrad", "attn_residual.dgrad"},
+                                      std::tuple{mlp, "mlp_norm.dgrad", "mlp_residual.dgrad"}}) {
+    REQUIRE(ks.size() >= 2);
+    CHECK(ks.back().name == add);
+    CHECK(ks[ks.size() - 2].name == norm);
+    CHECK(ks.back().bytes == 24576.0);
+    CHECK(ks.back().flops == 4096.0);
+  }
 }
 
 TEST_CASE("attention dropout draws one random number per computed score, forward and backward", "[model]") {

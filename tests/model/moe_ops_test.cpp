@@ -79,6 +79,10 @@ TEST_CASE("MoE backward has a weight-gradient kernel for every forward GEMM", "[
     if (k.weight_grad) wgrad += k.flops;
   }
   CHECK(wgrad == total_flops(fwd, KernelClass::kGemm));
+  // The block's input gradient: the norm's backward, then autograd's sum with the residual path's.
+  REQUIRE(bwd.size() >= 2);
+  CHECK(bwd[bwd.size() - 2].name == "moe_norm.dgrad");
+  CHECK(bwd.back().name == "moe_residual.dgrad");
 }
 
 TEST_CASE("an expert degree that does not divide the experts is a strategy error", "[model]") {
