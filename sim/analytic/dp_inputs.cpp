@@ -184,21 +184,23 @@ Buckets param_buckets(const RunSpec& run, const std::vector<ChunkLayers>& chunks
 
 // The per-bucket kernels before each reduction (strategy.grad_nan_check, grad_scale_kernel;
 // sim/graph/grad_checks.hpp): the norm reads the bucket's gradients, the scaling reads and writes them.
-// Each kernel takes its device time, or its launch where the host is the limit (the norm's host
-// synchronisation leaves the host no lead to hide it behind; blocking launches add it).
+// The norm takes its device time, or its launch where the host is the limit (blocking launches add
+// it); the scaling after the norm's host synchronisation is issued to an empty queue and waits for its
+// launch first (sim/analytic/host_time.hpp).
 double grad_check_seconds(const RunSpec& run, const Buckets& b, double element) {
   const AcceleratorSpec& acc = run.platform.accelerator;
   const HostCosts host = host_costs_on(run.framework.host, run.platform);
   const double launch = host.any() ? launch_seconds(host, Launches{1, 0}) : 0;
-  auto seconds = [&](const Kernel& k) {
+  auto seconds = [&](const Kernel& k, bool after_sync) {
     const double device = kernel_time(k, acc);
-    return host.launch_blocking ? device + launch : std::max(device, launch);
+    return host.launch_blocking || after_sync ? device + launch : std::max(device, launch);
   };
+  const bool check = run.strategy.grad_nan_check;
   double t = 0;
   for (Bytes bytes : b.bytes) {
     const double params = bytes / element;
-    if (run.strategy.grad_nan_check) t += seconds(grad_norm_kernel(params, element));
-    if (run.strategy.grad_scale_kernel) t += seconds(grad_scale_kernel(params, element));
+    if (check) t += seconds(grad_norm_kernel(params, element), false);
+    if (run.strategy.grad_scale_kernel) t += seconds(grad_scale_kernel(params, element), check);
   }
   return t;
 }

@@ -1,13 +1,16 @@
 // Host time a pass adds beyond its device time (the framework's host costs,
 // sim/config/framework_spec.hpp), the one formula the graph builder (sim/graph/host_time) and the
-// iteration formulas (pass_times) share. A pass (the forward, or the backward, of one micro-batch
-// through one model chunk) issues `launches` launches (one with CUDA graphs) and runs
-// `instructions` instructions of a pipeline engine:
-//   host = pass + instructions · pipeline_instruction + calls · launch + library · library_launch,
-// all of it exposed with blocking launches, max(0, host − device) with asynchronous ones.
+// iteration formulas (stage_compute) share. A pass (the forward, or the backward, of one micro-batch
+// through one model chunk) issues its launches in order (one with CUDA graphs) and runs
+// `instructions` instructions of a pipeline engine: host = pass + instructions · pipeline_instruction +
+// calls · launch + library · library_launch, all of it exposed with blocking launches; with
+// asynchronous ones, the time the device waits for launches in between its kernels (IssueSpan).
 #pragma once
+#include <vector>
+
 #include "sim/config/framework_spec.hpp"
 #include "sim/config/platform_spec.hpp"
+#include "sim/config/run_spec.hpp"
 
 namespace trainsim {
 
@@ -32,12 +35,58 @@ struct Launches {
 // Host seconds to issue `n`: calls · launch + library · library_launch_cost (one launch with CUDA graphs).
 [[nodiscard]] Seconds launch_seconds(const HostCosts& host, const Launches& n);
 
-[[nodiscard]] Seconds exposed_host_time(const HostCosts& host, Seconds device, const Launches& launches,
-                                        int instructions);
+// How one stream's kernels meet the host that issues them, from an empty device queue (a pass's
+// start, where the framework has synchronised on the pipeline transfer or the loss, or the host's
+// return from a synchronisation): the host issues launch after launch, and a kernel starts once it is
+// issued and the kernel before it has ended (CUDA's in-order stream). With H_j the host seconds to
+// issue kernels 1..j and D_j the device seconds of kernels 1..j, the last kernel ends at
+// max_j (H_j − D_{j−1}) + D_n: the device idles max_j (H_j − D_{j−1}), at least the first launch.
+// Collectives and pipeline transfers are launches of no compute-stream time here.
+struct IssueSpan {
+  Seconds host = 0;    // host seconds to issue the span's launches
+  Seconds device = 0;  // device seconds of its kernels
+  Seconds idle = 0;    // device seconds spent waiting for the host, from an empty queue
+  // This span, then `next` issued right after it: idle = max(idle, host − device + next.idle).
+  [[nodiscard]] IssueSpan then(const IssueSpan& next) const;
+};
+
+// One catalogue entry (a kernel, collective or transfer) of `device` seconds that makes `launches`
+// launches: as that many equal kernels, each issued after the one before (a grouped GEMM run per
+// expert, an eager per-expert loop). Under CUDA graphs it costs the host nothing (the pass's one launch
+// is exposed_host_time's).
+[[nodiscard]] IssueSpan issue_span(const HostCosts& host, const Launches& launches, Seconds device);
+
+// A pass's launches split at its host synchronisations (FrameworkMoe): one span per segment, in
+// issue order. Each segment after a synchronisation starts from an empty device queue; the first
+// does too where the pass begins at one (passes_start_empty), else the host may bring a lead from the
+// passes before: that segment exposes only what its launches take beyond its device time.
+struct IssueSegments {
+  std::vector<IssueSpan> spans{IssueSpan{}};
+  bool lead_carried = false;  // the first segment continues from earlier passes (no synchronisation)
+  void add(const IssueSpan& next) { spans.back() = spans.back().then(next); }
+  void sync() { spans.emplace_back(); }  // the host waits for the device: a new segment begins
+  // These launches, then `next`'s: its first segment continues our last.
+  [[nodiscard]] IssueSegments then(const IssueSegments& next) const;
+};
+
+// The host time a pass adds to its device time: its pass and instruction costs, issued before its
+// first launch, then all of `span`'s host time with blocking launches, or the device's idle time with
+// asynchronous ones (with CUDA graphs, the graph's one launch).
+[[nodiscard]] Seconds exposed_host_time(const HostCosts& host, const IssueSpan& span, int instructions);
 // The same for a segment of a pass that a host synchronisation closes (FrameworkMoe::dispatch_sync):
-// launches only (the pass and instruction costs belong to the pass), max(0, host − device) or all of
-// it with blocking launches. A pass with syncs takes the sum over its segments, not the max of sums.
-[[nodiscard]] Seconds exposed_segment_time(const HostCosts& host, Seconds device, const Launches& launches);
+// launches only (the pass and instruction costs belong to the pass). A pass with syncs takes the sum
+// over its segments.
+// `lead_carried`: the segment began without a synchronisation (see IssueSegments).
+[[nodiscard]] Seconds exposed_segment_time(const HostCosts& host, const IssueSpan& span, bool lead_carried);
+// A pass whose launches `segments` holds: its pass and instruction costs once, and each segment's.
+[[nodiscard]] Seconds exposed_host_time(const HostCosts& host, const IssueSegments& segments, int instructions);
+
+// Whether the host waits for the device at every pass boundary, so that each pass starts from an empty
+// device queue: a pipeline whose transfers are not overlapped (Megatron-Core's batched p2p, followed by
+// torch.cuda.synchronize() when batch_p2p_sync, its default: pipeline_parallel/p2p_communication.py,
+// _communicate). Overlapped transfers (the interleaved schedule's overlap_p2p_comm) are waited for on
+// the device; without a pipeline nothing synchronises between micro-batches.
+[[nodiscard]] bool passes_start_empty(const RunSpec& run);
 
 // Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
 // receive of its input or the loading of the micro-batch (the first stage loads inputs, the last

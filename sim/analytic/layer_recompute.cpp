@@ -12,13 +12,14 @@ LayerRecompute layer_recompute(const RunSpec& run, const BlockTimes& t, int laye
   LayerRecompute r;
   if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers)) {
     r.seconds = attention.forward + ffn.forward;
-    r.launches = attention.forward_launches + ffn.forward_launches;
+    r.ffn_issue = attention.forward_issue.then(ffn.forward_issue);
     r.attention_again = r.ffn_again = true;
   } else if (s.recompute == Recompute::kSelective) {
     const RedoTimes& ffn_redo = moe ? t.moe_redo : t.mlp_redo;
     const RedoTimes& attention_redo = t.attention_redo_of(window);
     r.seconds = attention_redo.seconds + ffn_redo.seconds;
-    r.launches = attention_redo.launches + ffn_redo.launches;
+    r.ffn_issue = ffn_redo.issue;
+    r.attention_issue = attention_redo.issue;
     r.ffn_again = !moe && s.recompute_modules.mlp;
   }
   return r;

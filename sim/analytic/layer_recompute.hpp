@@ -12,7 +12,9 @@ namespace trainsim {
 
 struct LayerRecompute {
   double seconds = 0;             // device time of the re-run kernels
-  Launches launches;              // their kernel launches
+  // Their launches as issued: those re-run before the FFN block's backward (full recompute: the whole
+  // forward, the attention block's first) and those before the attention block's backward.
+  IssueSegments ffn_issue, attention_issue;
   bool attention_again = false;   // the attention block's forward collectives run again
   bool ffn_again = false;         // the FFN (MLP or MoE) block's forward collectives run again
 };

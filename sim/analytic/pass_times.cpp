@@ -4,7 +4,9 @@
 #include <tuple>
 #include <utility>
 
+#include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/run_payloads.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/expert_eager_ops.hpp"
@@ -53,20 +55,40 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
 // One catalogue call per kernel, plus the launches it makes beyond its first.
 Launches launches_of(const Kernel& k) { return {k.framework_calls, library_launches(k)}; }
 
-// The host synchronisation after a clamped GLU's clamps (BlockPassTimes::activation_sync): the
-// forward's kernels through moe_expert_clamp.fwd, and the EP dispatch issued before them.
-void set_activation_sync(BlockPassTimes& t, const std::vector<Kernel>& fwd, const RunSpec& run) {
-  double seconds = 0;
-  Launches launches{run.strategy.ep > 1 ? 1 : 0, 0};
-  for (const Kernel& k : fwd) {
-    seconds += kernel_time(k, run.platform.accelerator);
-    launches += launches_of(k);
-    if (k.name != kGluClampForward) continue;
-    t.activation_sync = true;
-    t.forward_before_activation_sync = seconds;
-    t.forward_launches_before_activation_sync = launches;
-    return;
+bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
+
+// One EP exchange (dispatch or combine), which the kernels after it wait for: its uncontended time,
+// as the graph's host order counts it (sim/graph/host_time.cpp); 0 when no host cost is modelled.
+Seconds ep_exchange_seconds(const RunSpec& run, const HostCosts& host) {
+  if (!run.model.is_moe() || run.strategy.ep <= 1 || !host.any()) return 0;
+  const CommCosts cc(run);
+  return cc.collective(cc.mesh().rank_at_stage(0, 0), Dim::kEp, CollectiveKind::kAllToAll, payloads(run).ep);
+}
+
+// A pass's launches as the host issues them (BlockPassTimes::forward_issue, backward_issue), with the
+// graph's EP exchanges (sim/graph/block_tasks.cpp): one before the first expert kernel, one after the
+// last (in a backward, after the experts' weight gradients too), each holding the compute stream for
+// `exchange` seconds. In a forward, a dispatcher that reads routing counts on the host synchronises
+// before the first, and a clamped GLU's device scalar after the clamps.
+IssueSegments issue_order(const std::vector<Kernel>& ks, bool forward, const RunSpec& run, const HostCosts& host,
+                          Seconds exchange) {
+  const bool ep = run.strategy.ep > 1;
+  const ExpertBounds experts = expert_bounds(ks);
+  int last = experts.last;
+  for (int i = 0; !forward && i < static_cast<int>(ks.size()); ++i)
+    if (is_expert(ks[static_cast<size_t>(i)])) last = i;
+  IssueSegments out;
+  for (int i = 0; i < static_cast<int>(ks.size()); ++i) {
+    const Kernel& k = ks[static_cast<size_t>(i)];
+    if (i == experts.first) {
+      if (forward && run.moe_dispatch_syncs()) out.sync();
+      if (ep) out.add(issue_span(host, Launches{1, 0}, exchange));
+    }
+    out.add(issue_span(host, launches_of(k), kernel_time(k, run.platform.accelerator)));
+    if (forward && k.name == kGluClampForward) out.sync();
+    if (i == last && ep) out.add(issue_span(host, Launches{1, 0}, exchange));
   }
+  return out;
 }
 
 Launches launches(const std::vector<Kernel>& kernels) {
@@ -101,11 +123,13 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   t.forward_launches = launches(fwd);
   t.backward_launches = launches(bwd);
   for (const Kernel& k : fwd) {
-    if (k.name.rfind("moe_expert", 0) == 0) break;
+    if (is_expert(k)) break;
     t.forward_before_dispatch += kernel_time(k, acc);
-    t.forward_launches_before_dispatch += launches_of(k);
   }
-  set_activation_sync(t, fwd, run);
+  const HostCosts host = host_costs_on(run.framework.host, run.platform);
+  const Seconds exchange = ep_exchange_seconds(run, host);
+  t.forward_issue = issue_order(fwd, true, run, host, exchange);
+  t.backward_issue = issue_order(bwd, false, run, host, exchange);
   const ExpertBounds backward_experts = expert_bounds(bwd);
   t.forward_experts = expert_segments(fwd, expert_bounds(fwd), acc).second;
   std::tie(t.backward_before_experts, t.backward_experts) = expert_segments(bwd, backward_experts, acc);
@@ -116,11 +140,14 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
 
 // The forward kernels of one block that selective recompute re-runs, by the run's modules.
 RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const RunSpec& run) {
+  const HostCosts host = host_costs_on(run.framework.host, run.platform);
   RedoTimes r;
   for (const Kernel& k : fwd) {
     if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules)) continue;
-    r.seconds += kernel_time(k, run.platform.accelerator);
-    r.launches += launches_of(k);
+    const Seconds time = kernel_time(k, run.platform.accelerator);
+    r.seconds += time;
+    r.issue.add(issue_span(host, launches_of(k), time));
+    if (k.name == kGluClampForward) r.issue.sync();
   }
   return r;
 }
@@ -132,6 +159,12 @@ void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   const int tp = s.tp > 1 ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
   b.forward_launches.calls += tp + ep;
   b.backward_launches.calls += tp + ep;
+  // In issue order the TP launches are counted first (the EP ones are in the issue order already).
+  const HostCosts host = host_costs_on(run.framework.host, run.platform);
+  IssueSegments tp_launches;
+  tp_launches.add(issue_span(host, Launches{tp, 0}, 0));
+  b.forward_issue = tp_launches.then(b.forward_issue);
+  b.backward_issue = tp_launches.then(b.backward_issue);
 }
 
 }  // namespace

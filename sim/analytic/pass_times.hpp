@@ -26,16 +26,13 @@ struct BlockPassTimes {
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
   // Launches the host issues for the block (its kernels and its TP/EP collectives), per pass.
   Launches forward_launches, backward_launches;
-  // MoE: the forward's device seconds and launches before its first expert kernel, where the
-  // dispatcher synchronises with the host (FrameworkMoe::dispatch_sync).
+  // The same as the host issues them, in order (sim/analytic/host_time.hpp): the forward split at its
+  // host synchronisations (an MoE dispatcher's before the dispatch, FrameworkMoe::dispatch_sync; a
+  // clamped GLU's after its clamps, separate_glu_clamp). The TP collectives' launches come first, the
+  // EP dispatch's right after its sync and the combine's last.
+  IssueSegments forward_issue, backward_issue;
+  // MoE: the forward's device seconds before its first expert kernel.
   double forward_before_dispatch = 0;
-  Launches forward_launches_before_dispatch;
-  // MoE with a clamped GLU outside its fused kernel (FrameworkMoe::separate_glu_clamp): the activation
-  // makes a device scalar from the host, a host synchronisation after the clamps; the forward's
-  // device seconds and launches through them (the EP dispatch included). False: no such sync.
-  bool activation_sync = false;
-  double forward_before_activation_sync = 0;
-  Launches forward_launches_before_activation_sync;
   // MoE: the kernels between the two all-to-alls of each pass (the forward's from its first expert
   // kernel through its last expert GEMM; the backward's likewise, by input-gradient kernels), and
   // the backward's before its first, seconds: the segments combined 1F1B interleaves.
@@ -45,7 +42,7 @@ struct BlockPassTimes {
 // The forward kernels selective recompute re-runs in one block (sim/model/recompute_ops.hpp).
 struct RedoTimes {
   double seconds = 0;
-  Launches launches;
+  IssueSegments issue;  // their launches as issued (a clamped GLU's re-run clamps synchronise after them)
 };
 
 struct BlockTimes {

@@ -12,41 +12,25 @@
 namespace trainsim {
 namespace {
 
-// One chunk's passes for one micro-batch: device seconds and launches of its forward and backward,
-// the forward's since its last host synchronisation (FrameworkMoe::dispatch_sync) and the host time
-// the segments that syncs closed left exposed.
+// One chunk's passes for one micro-batch, as the host issues their launches: the forward in layer
+// order, the backward in reverse (the output layer's first, each layer's recompute before its blocks'
+// backward), each opened by its pipeline receive and closed by its send.
 struct ChunkPass {
-  double forward = 0, backward = 0;
-  Launches forward_launches, backward_launches;
-  double forward_synced_exposed = 0;
+  IssueSegments forward, backward;
+  ChunkPass(const ChunkLayers& c, const HostCosts& h) {
+    forward.add(issue_span(h, Launches{c.has_embedding ? 0 : 1, 0}, 0));   // receive the activation
+    backward.add(issue_span(h, Launches{c.has_embedding ? 0 : 1, 0}, 0));  // send the input gradient
+  }
   void add(const BlockPassTimes& b) {
-    forward += b.forward;
-    backward += b.backward_input + b.weight_grad;
-    forward_launches += b.forward_launches;
-    backward_launches += b.backward_launches;
+    forward = forward.then(b.forward_issue);
+    backward = b.backward_issue.then(backward);
   }
-  // An MoE block with host synchronisations in its forward (the dispatcher's before the dispatch,
-  // the clamped activation's after its clamps): each closes a segment.
-  void add_synced(const BlockPassTimes& b, const HostCosts& h, bool dispatch_sync) {
-    double done = 0;
-    Launches done_launches;
-    auto close_at = [&](double seconds, const Launches& launches) {
-      forward += seconds - done;
-      forward_launches += launches - done_launches;
-      forward_synced_exposed += exposed_segment_time(h, forward, forward_launches);
-      forward = 0, forward_launches = Launches{};
-      done = seconds, done_launches = launches;
-    };
-    if (dispatch_sync) close_at(b.forward_before_dispatch, b.forward_launches_before_dispatch);
-    if (b.activation_sync) close_at(b.forward_before_activation_sync, b.forward_launches_before_activation_sync);
-    forward += b.forward - done;
-    forward_launches += b.forward_launches - done_launches;
-    backward += b.backward_input + b.weight_grad;
-    backward_launches += b.backward_launches;
-  }
-  void add_recompute(double seconds, const Launches& launches) {
-    backward += seconds;
-    backward_launches += launches;
+  void add_recompute(const IssueSegments& before) { backward = before.then(backward); }
+  void close(const ChunkLayers& c, const HostCosts& h) {
+    forward.add(issue_span(h, Launches{c.has_output ? 0 : 1, 0}, 0));  // send the activation
+    IssueSegments receive;                                               // receive the output gradient
+    receive.add(issue_span(h, Launches{c.has_output ? 0 : 1, 0}, 0));
+    backward = receive.then(backward);
   }
 };
 
@@ -57,15 +41,13 @@ void add(StageCompute& s, const BlockPassTimes& b) {
 }
 
 // The host time the framework leaves exposed in a chunk's two passes, added to the stage's
-// forward and input-gradient times (a pipeline receive and send count one launch each).
-void add_host_time(StageCompute& s, const HostCosts& h, const ChunkLayers& c, ChunkPass p) {
+// forward and input-gradient times.
+void add_host_time(StageCompute& s, const HostCosts& h, const ChunkLayers& c, ChunkPass p, bool lead_carried) {
   if (!h.any()) return;
-  p.forward_launches.calls += (c.has_embedding ? 0 : 1) + (c.has_output ? 0 : 1);
-  p.backward_launches.calls += (c.has_output ? 0 : 1) + (c.has_embedding ? 0 : 1);
-  s.forward += p.forward_synced_exposed +
-               exposed_host_time(h, p.forward, p.forward_launches, forward_instructions(c.has_embedding, c.has_output));
-  s.backward_input +=
-      exposed_host_time(h, p.backward, p.backward_launches, backward_instructions(c.has_embedding, c.has_output));
+  p.close(c, h);
+  p.forward.lead_carried = p.backward.lead_carried = lead_carried;
+  s.forward += exposed_host_time(h, p.forward, forward_instructions(c.has_embedding, c.has_output));
+  s.backward_input += exposed_host_time(h, p.backward, backward_instructions(c.has_embedding, c.has_output));
 }
 
 }  // namespace
@@ -80,25 +62,22 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   for (const ChunkLayers& c : chunks) {
     first = first || c.has_embedding;
     last = last || c.has_output;
-    ChunkPass pass;
+    ChunkPass pass(c, host);
     if (c.has_embedding) add(out, t.embedding), pass.add(t.embedding);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       layers.push_back(l);
       const bool moe = is_moe_layer(run.model, l);
       const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
       const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
-      add(out, attention), pass.add(attention);
-      add(out, ffn);
-      if (moe && (run.moe_dispatch_syncs() || ffn.activation_sync))
-        pass.add_synced(ffn, host, run.moe_dispatch_syncs());
-      else
-        pass.add(ffn);
       const LayerRecompute redo = layer_recompute(run, t, l, position);
+      add(out, attention), pass.add(attention);
+      pass.add_recompute(redo.attention_issue);
+      add(out, ffn), pass.add(ffn);
+      pass.add_recompute(redo.ffn_issue);
       out.recompute += redo.seconds;
-      pass.add_recompute(redo.seconds, redo.launches);
     }
     if (c.has_output) add(out, t.output), pass.add(t.output);
-    add_host_time(out, host, c, pass);
+    add_host_time(out, host, c, pass, !passes_start_empty(run));
   }
   if (last && run.deferred_output_wgrads() > 0) {
     out.deferred_wgrad = run.deferred_output_wgrads() * t.output.weight_grad;

@@ -45,7 +45,7 @@ std::vector<KeyEntry<HostCosts>> host_entries() {
                       "host time per instruction of a pipeline engine (DeepSpeed: 2-3 per pass)"),
       bool_key<H>("launch_blocking", &H::launch_blocking, opt,
                   "CUDA_LAUNCH_BLOCKING=1: host time adds to device time and nothing overlaps (the run's "
-                  "`strategy.overlap` switches are turned off); false: a pass takes max(device, host)"),
+                  "`strategy.overlap` switches are turned off); false: a kernel waits for its launch only where the host has fallen behind the device"),
       bool_key<H>("cuda_graphs", &H::cuda_graphs, opt, "one launch per pass"),
   };
 }

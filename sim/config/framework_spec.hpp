@@ -30,7 +30,8 @@ struct HostCosts {
   Seconds pipeline_instruction = 0;  // per instruction of a pipeline engine (DeepSpeed's PipeInstruction)
   // CUDA_LAUNCH_BLOCKING=1: every launch returns only when its kernel has finished, so host time
   // adds to device time and no stream overlaps another (the run's overlap switches are ignored).
-  // false: launches are asynchronous; a pass takes max(device time, host time).
+  // false: launches are asynchronous; a kernel waits for its launch where the host has fallen behind
+  // (sim/analytic/host_time.hpp).
   bool launch_blocking = false;
   bool cuda_graphs = false;  // each pass replayed from one captured graph: one launch per pass
   [[nodiscard]] bool any() const { return launch > 0 || pass > 0 || pipeline_instruction > 0; }

@@ -70,11 +70,11 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
   return overlapped;
 }
 
-// Launches beyond one of kernel i, for the host time.
+// Launches beyond one of kernel i (the task just added), for the host time.
 void count_launches(BuildContext& ctx, const std::vector<ExtraLaunches>& extra, int i) {
   if (extra.empty()) return;
-  ctx.host_extra_launches += extra[static_cast<size_t>(i)].library;
-  ctx.host_extra_calls += extra[static_cast<size_t>(i)].calls;
+  const ExtraLaunches e = extra[static_cast<size_t>(i)];
+  if (e.library > 0 || e.calls > 0) ctx.host_extras.emplace_back(ctx.graph.size() - 1, e);
 }
 
 // Whether the block's EP exchange is issued before kernel i: the first expert kernel, unless the

@@ -5,7 +5,12 @@ namespace trainsim {
 TaskId add_compute(BuildContext& ctx, Task task, bool wgrad) {
   const TaskId id = ctx.graph.add(task);
   if (!wgrad || !ctx.run.strategy.overlap.tp_grad_reduce) {
-    for (TaskId dep : ctx.pending) ctx.graph.add_dependency(dep, id);
+    for (TaskId dep : ctx.pending) {
+      ctx.graph.add_dependency(dep, id);
+      const Task& d = ctx.graph.task(dep);
+      if (ctx.comm && dep >= ctx.host_segment_start && d.kind == TaskKind::kCollective && d.group == Dim::kEp)
+        ctx.host_waits.push_back(dep);
+    }
     ctx.pending.clear();
   }
   return id;

@@ -1,8 +1,10 @@
 // State shared by the pieces of the graph builder while one stage's template is built.
 #pragma once
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/host_time.hpp"
 #include "sim/config/run_spec.hpp"
 #include "sim/graph/kernel_templates.hpp"
@@ -56,10 +58,19 @@ struct BuildContext {
   std::vector<int64_t> layer_param_gather;
   std::vector<int64_t> layer_expert_gather;  // the same for the routed experts' gather (ep > 1)
   // Host time (sim/graph/host_time.hpp): where the current host segment began (its pass, or the
-  // last host synchronisation inside it) and the launches beyond one per task issued since.
+  // last host synchronisation inside it), and the tasks issued since that make launches beyond their
+  // one (library launches, eager per-expert loops), by position in the graph, in order.
   size_t host_segment_start = 0;
-  int host_extra_launches = 0;
-  int host_extra_calls = 0;    // framework operations beyond one per task (eager per-expert loops)
+  bool host_lead_carried = false;  // the segment began at a pass boundary without a synchronisation
+  std::vector<std::pair<size_t, ExtraLaunches>> host_extras;
+  // EP exchanges of the current segment that a compute task waited for (the MoE dispatcher's
+  // all-to-alls): the compute stream stands still while they run, and the host issues on meanwhile.
+  // Their time there is the formulas' uncontended one for the stage's first rank (`comm`, built only
+  // when the framework has host costs). TP collectives a kernel waits for (without tp_comm overlap)
+  // are not counted so: the formulas, which do the same, place them at their block's start.
+  std::vector<TaskId> host_waits;
+  std::unique_ptr<CommCosts> comm;
+  int comm_rank = 0;
 };
 
 // Adds a compute task that waits for everything pending. A weight-gradient kernel does not: it runs

@@ -59,6 +59,10 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   StageGraph graph(stage);
   BuildContext ctx(run, graph, make_kernel_templates(run, graph, stage_params(run, stage)));
   ctx.chunks = stage_chunks(pipeline_split(run), stage);
+  if (ctx.host.any()) {
+    ctx.comm = std::make_unique<CommCosts>(run);
+    ctx.comm_rank = ctx.comm->mesh().rank_at_stage(0, stage);
+  }
   ctx.grad_ready.resize(ctx.chunks.size());
   ctx.ready_left = ready_items(ctx);
   ctx.microbatches = run.microbatches();

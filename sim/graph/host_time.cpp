@@ -1,22 +1,31 @@
 #include "sim/graph/host_time.hpp"
 
-#include <utility>
+#include <algorithm>
 
 namespace trainsim {
 namespace {
 
-// Device seconds and launches of the tasks issued since the segment began: one call per task, and
-// the library launches some of them make beyond their first.
-std::pair<Seconds, Launches> segment_work(const BuildContext& ctx, int trailing_launches) {
-  Seconds device = 0;
-  const size_t end = ctx.graph.size();
-  for (size_t id = ctx.host_segment_start; id < end; ++id) {
-    const Task& t = ctx.graph.task(static_cast<TaskId>(id));
-    if (t.kind == TaskKind::kCompute) device += t.duration;
+// Seconds the compute stream is held by task `id`: a kernel's duration; a collective it waits for,
+// its uncontended time (BuildContext::host_waits); nothing for work on other streams.
+Seconds stream_seconds(const BuildContext& ctx, size_t id) {
+  const Task& t = ctx.graph.task(static_cast<TaskId>(id));
+  if (t.kind == TaskKind::kCompute) return t.duration;
+  const bool waited = std::find(ctx.host_waits.begin(), ctx.host_waits.end(), id) != ctx.host_waits.end();
+  return waited ? ctx.comm->collective(ctx.comm_rank, t.group, t.collective, t.bytes) : 0;
+}
+
+// The tasks issued since the segment began, in order, as the host issues them: one launch per task,
+// the launches some make beyond their first, then `trailing_launches` more.
+IssueSpan segment_span(const BuildContext& ctx, int trailing_launches) {
+  IssueSpan span;
+  auto extra = ctx.host_extras.begin();
+  for (size_t id = ctx.host_segment_start; id < ctx.graph.size(); ++id) {
+    Launches n{1, 0};
+    for (; extra != ctx.host_extras.end() && extra->first <= id; ++extra)
+      if (extra->first == id) n += Launches{extra->second.calls, extra->second.library};
+    span = span.then(issue_span(ctx.host, n, stream_seconds(ctx, id)));
   }
-  const Launches n{static_cast<int>(end - ctx.host_segment_start) + trailing_launches + ctx.host_extra_calls,
-                   ctx.host_extra_launches};
-  return {device, n};
+  return span.then(issue_span(ctx.host, Launches{trailing_launches, 0}, 0));
 }
 
 void add_host_task(BuildContext& ctx, Seconds exposed, int microbatch) {
@@ -33,27 +42,32 @@ void add_host_task(BuildContext& ctx, Seconds exposed, int microbatch) {
 
 void new_segment(BuildContext& ctx) {
   ctx.host_segment_start = ctx.graph.size();
-  ctx.host_extra_launches = 0;
-  ctx.host_extra_calls = 0;
+  ctx.host_extras.clear();
+  ctx.host_waits.clear();
 }
 
 }  // namespace
 
-void begin_pass(BuildContext& ctx) { new_segment(ctx); }
+void begin_pass(BuildContext& ctx) {
+  new_segment(ctx);
+  ctx.host_lead_carried = !passes_start_empty(ctx.run);
+}
 
 void host_sync(BuildContext& ctx, int microbatch) {
   const HostCosts& host = ctx.host;
   if (!host.any()) return;
-  const auto [device, launches] = segment_work(ctx, 0);
-  add_host_task(ctx, exposed_segment_time(host, device, launches), microbatch);
+  add_host_task(ctx, exposed_segment_time(host, segment_span(ctx, 0), ctx.host_lead_carried), microbatch);
   new_segment(ctx);
+  ctx.host_lead_carried = false;
 }
 
 void end_pass(BuildContext& ctx, int trailing_launches, int instructions, int microbatch) {
   const HostCosts& host = ctx.host;
   if (!host.any()) return;
-  const auto [device, launches] = segment_work(ctx, trailing_launches);
-  add_host_task(ctx, exposed_host_time(host, device, launches, instructions), microbatch);
+  IssueSegments pass;
+  pass.spans = {segment_span(ctx, trailing_launches)};
+  pass.lead_carried = ctx.host_lead_carried;
+  add_host_task(ctx, exposed_host_time(host, pass, instructions), microbatch);
 }
 
 }  // namespace trainsim

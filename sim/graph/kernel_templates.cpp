@@ -140,7 +140,11 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   if (m.is_moe()) {
     k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
     k.moe_redo = redo_block(k.moe, LayerBlock::kMoe, run, graph);
-    k.moe_redo.forward_marks = BlockMarks{};  // re-runs no dispatch: no EP region, no host sync
+    // Re-runs no dispatch (no EP region), but a re-run clamped GLU makes its device scalar again: the
+    // host synchronises after the clamps as in the forward ([MC-GEGLU] in megatron-core.yaml).
+    BlockMarks redo_marks;
+    redo_marks.host_sync_after = k.moe_redo.forward_marks.host_sync_after;
+    k.moe_redo.forward_marks = redo_marks;
   }
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);

@@ -173,9 +173,9 @@ TEST_CASE("estimate warns when the theta file was fitted for another platform", 
   CHECK(own.err.find("was fitted for platform") == std::string::npos);
 }
 
-// The formulas' per-bucket kernels where the host is the limit: each takes its launch when that is longer
-// than its device time (the norm's synchronisation leaves the host no lead), or adds it under blocking
-// launches. One bucket (a bucket size larger than the stage's gradients), two kernels: the norm and the
+// The formulas' per-bucket kernels where the host is the limit: the norm takes its launch when that is
+// longer than its device time, the scaling after the norm's synchronisation waits for its launch before
+// it runs, and blocking launches add every launch. One bucket (a bucket size larger than the stage's gradients), two kernels: the norm and the
 // scaling, about 5 ms of device time together here.
 TEST_CASE("the formulas' per-bucket gradient kernels take their launches where the host is the limit", "[cli][estimate]") {
   const std::string base =
@@ -191,9 +191,14 @@ TEST_CASE("the formulas' per-bucket gradient kernels take their launches where t
     return std::stod(r.out.substr(at + 7));
   };
   const double device = kernels("--set framework.host.launch=0us");
+  const double scaling = kernels("--set framework.host.launch=0us --set strategy.grad_nan_check=false");
   REQUIRE(device > 0.002);
   REQUIRE(device < 0.01);
-  CHECK(kernels("--set framework.host.launch=10ms") == Approx(2 * 0.010));  // each kernel: its 10 ms launch
+  REQUIRE(scaling > 0);
+  REQUIRE(scaling < device);
+  // The norm takes its 10 ms launch; the scaling, issued to an empty queue after the norm's host
+  // synchronisation, its launch and then its device time.
+  CHECK(kernels("--set framework.host.launch=10ms") == Approx(2 * 0.010 + scaling));
   CHECK(kernels("--set framework.host.launch=10ms --set framework.host.launch_blocking=true") ==
         Approx(device + 2 * 0.010));
 }

@@ -11,27 +11,50 @@
 
 using namespace trainsim;
 
-TEST_CASE("exposed host time of one pass worked by hand", "[graph][framework]") {
+TEST_CASE("the device waits for the host's launches from an empty queue, worked by hand", "[graph][framework]") {
   HostCosts h;
+  h.launch = 10e-6;
+  const Launches one{1, 0};
+  // Three kernels of 5, 30 and 5 us, issued 10 us apart from an empty queue: the host issues them at
+  // 10, 20 and 30 us; the device runs 10-15, 20-50 and 50-55. It waited 15 us (10 before the first
+  // kernel, 5 before the second) although the host needs 30 us in all against 40 us of kernels.
+  const IssueSpan span =
+      issue_span(h, one, 5e-6).then(issue_span(h, one, 30e-6)).then(issue_span(h, one, 5e-6));
+  CHECK(span.host == Approx(30e-6));
+  CHECK(span.device == Approx(40e-6));
+  CHECK(span.idle == Approx(15e-6));
+  // Issued the other way round (30, 5, 5 us: 10-40, 40-45, 45-50) it waits only for the first launch.
+  CHECK(issue_span(h, one, 30e-6).then(issue_span(h, one, 5e-6)).then(issue_span(h, one, 5e-6)).idle ==
+        Approx(10e-6));
+  // One entry of 4 launches (a grouped GEMM per expert): 4 equal kernels issued 10 us apart. Of 100 us
+  // the device waits for the first launch only; of 20 us (5 each: 10-15, 20-25, 30-35, 40-45) 25 us.
+  CHECK(issue_span(h, Launches{1, 3}, 100e-6).idle == Approx(10e-6));
+  CHECK(issue_span(h, Launches{1, 3}, 20e-6).idle == Approx(25e-6));
+  // A pass: 1 ms of pass cost and 3 instructions of 0.1 ms come before its first launch.
   h.pass = 1e-3;
   h.pipeline_instruction = 1e-4;
-  h.launch = 1e-5;
-  const Launches ten{10, 0};
-  // host = 1 ms + 3 x 0.1 ms + 10 x 10 us = 1.4 ms.
+  CHECK(exposed_host_time(h, span, 3) == Approx(1.315e-3));  // asynchronous: 1.3 ms + the 15 us waited
   h.launch_blocking = true;
-  CHECK(exposed_host_time(h, 2e-3, ten, 3) == Approx(1.4e-3));  // blocking: all of it, whatever the device time
+  CHECK(exposed_host_time(h, span, 3) == Approx(1.33e-3));   // blocking: 1.3 ms + every launch
   h.launch_blocking = false;
-  CHECK(exposed_host_time(h, 2e-3, ten, 3) == 0);                 // device 2 ms hides 1.4 ms of host
-  CHECK(exposed_host_time(h, 1e-3, ten, 3) == Approx(0.4e-3));    // device 1 ms: the host is 0.4 ms late
-  // 40 library launches (4 per call, as a grouped GEMM of 5 experts): at `launch` when no library cost
-  // is given (1.4 + 0.4 = 1.8 ms of host), at 2 us each when it is (1.4 + 0.08 = 1.48 ms).
-  const Launches grouped{10, 40};
-  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.8e-3));
-  h.library_launch = 2e-6;
-  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.48e-3));
-  h.cuda_graphs = true;                                           // one launch per pass: 1 + 0.3 + 0.01 ms
-  CHECK(exposed_host_time(h, 1e-3, grouped, 3) == Approx(0.31e-3));
-  CHECK(exposed_host_time(HostCosts{}, 0, Launches{1000, 0}, 3) == 0);  // no framework: nothing
+  h.cuda_graphs = true;                                       // one launch for the pass
+  CHECK(exposed_host_time(h, span, 3) == Approx(1.31e-3));
+  CHECK(exposed_host_time(HostCosts{}, span, 3) == 0);        // no framework: nothing
+  // A host synchronisation after the second kernel: the third is issued to an empty queue again and
+  // waits for its launch: 15 + 10 us.
+  h = HostCosts{};
+  h.launch = 10e-6;
+  IssueSegments synced;
+  synced.add(issue_span(h, one, 5e-6));
+  synced.add(issue_span(h, one, 30e-6));
+  synced.sync();
+  synced.add(issue_span(h, one, 5e-6));
+  CHECK(exposed_host_time(h, synced, 0) == Approx(25e-6));
+  // A pass that began without a synchronisation: the host may bring a lead, so its first segment
+  // exposes only what its launches take beyond its kernels, max(0, 20 - 35 us) = 0; the third kernel
+  // still waits for its launch after the sync.
+  synced.lead_carried = true;
+  CHECK(exposed_host_time(h, synced, 0) == Approx(10e-6));
 }
 
 namespace {
@@ -89,6 +112,15 @@ TEST_CASE("blocking launches add launch time x launches to a one-device timeline
 TEST_CASE("asynchronous launches cost nothing until the host is slower than the device", "[graph][framework]") {
   const double base = iteration(one_device(HostCosts{}));
   const PassTotals p = pass_totals(one_device(HostCosts{}));
+  // Without a pipeline nothing synchronises between passes: the host keeps the lead it builds, and a
+  // pass exposes only what its launches take beyond its kernels.
+  REQUIRE(!passes_start_empty(one_device(HostCosts{})));
+  RunSpec pipelined = one_device(HostCosts{});
+  pipelined.strategy.pp = 2;
+  pipelined.strategy.overlap.pp_comm = false;  // batched transfers, then torch.cuda.synchronize()
+  CHECK(passes_start_empty(pipelined));
+  pipelined.strategy.overlap.pp_comm = true;   // transfers waited for on the device
+  CHECK(!passes_start_empty(pipelined));
   HostCosts fast;
   fast.launch = 1e-9;  // far below any kernel: hidden
   CHECK(iteration(one_device(fast)) == Approx(base).epsilon(1e-12));

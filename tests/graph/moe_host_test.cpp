@@ -2,12 +2,16 @@
 // (FrameworkMoe::dispatch_sync), grouped GEMMs launched one per expert (per_expert_gemms) and the eager
 // operations around the experts (per_expert_bias, separate_glu_clamp).
 #include <catch2/catch.hpp>
+#include <algorithm>
 
+#include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/host_time.hpp"
 #include "sim/analytic/pass_times.hpp"
 #include "sim/analytic/stage_compute.hpp"
 #include "sim/graph/builder.hpp"
+#include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/strategy/stage_layout.hpp"
 #include "tests/support/graph_edges.hpp"
@@ -52,6 +56,8 @@ std::vector<double> forward_host_tasks(const RunSpec& run) {
 struct FirstSegment {
   int calls = 0;
   double device = 0;
+  double last = 0;     // device seconds of its last task
+  double longest = 0;  // of its longest task
 };
 std::vector<FirstSegment> forward_segments(const RunSpec& run, size_t n) {
   const StageGraph g = build_stage_graph(run, 0);
@@ -64,7 +70,9 @@ std::vector<FirstSegment> forward_segments(const RunSpec& run, size_t n) {
       continue;
     }
     ++out.back().calls;
-    if (t.kind == TaskKind::kCompute) out.back().device += t.duration;
+    out.back().last = t.kind == TaskKind::kCompute ? t.duration : 0;
+    out.back().device += out.back().last;
+    out.back().longest = std::max(out.back().longest, out.back().last);
   }
   return out;
 }
@@ -100,21 +108,26 @@ TEST_CASE("a per-expert grouped GEMM pays the launch cost once per local expert"
   CHECK(kernel_time(each, acc) - kernel_time(grouped, acc) == Approx(3e-5));
 }
 
-TEST_CASE("a dispatch sync exposes the host time of the launches before it, even in a device-bound pass",
-          "[graph][moe][framework]") {
-  // Without the sync the forward is one segment whose kernels outlast its launches: nothing exposed.
-  const RunSpec plain = moe_device(false, false);
-  const std::vector<double> none = forward_host_tasks(plain);
-  CHECK(none.empty());
-  // With it the host waits for the device before the dispatch: the segment before it (embedding,
-  // attention block, norm, router, top-k, permute: few microseconds of device work and one launch
-  // each) leaves its launches' time minus its device time exposed.
-  const RunSpec synced = moe_device(true, false);
-  const auto [launches, device] = first_segment(synced);
-  REQUIRE(launches * kLaunch > device);
-  const std::vector<double> host = forward_host_tasks(synced);
+TEST_CASE("a dispatch sync makes the device wait for the host's launches again", "[graph][moe][framework]") {
+  // One device, no pipeline: nothing synchronises between passes, so a pass exposes only what its
+  // launches take beyond its kernels. With launches far shorter than any kernel: nothing.
+  RunSpec plain = moe_device(false, false);
+  plain.framework.host.launch = 1e-9;
+  CHECK(forward_host_tasks(plain).empty());
+  // With the sync the host waits for the device before the dispatch: the expert kernel after it is
+  // issued to an empty queue and waits for its launch.
+  RunSpec synced = moe_device(true, false);
+  synced.framework.host.launch = 1e-9;
+  CHECK(forward_host_tasks(synced) == std::vector<double>{1e-9});
+  // At 5 us per launch the segment before the sync (embedding, attention block, norm, router, top-k,
+  // permute: few microseconds of device work and one launch each) leaves its launches' time minus its
+  // device time exposed.
+  const RunSpec slow = moe_device(true, false);
+  const FirstSegment before = first_segment(slow);
+  REQUIRE(before.calls * kLaunch > before.device);
+  const std::vector<double> host = forward_host_tasks(slow);
   REQUIRE(!host.empty());
-  CHECK(host[0] == Approx(launches * kLaunch - device));
+  CHECK(host[0] == Approx(before.calls * kLaunch - before.device));
 }
 
 TEST_CASE("the launches a grouped GEMM makes per expert pay the library launch cost", "[graph][moe][framework]") {
@@ -123,12 +136,12 @@ TEST_CASE("the launches a grouped GEMM makes per expert pay the library launch c
   RunSpec run = moe_device(false, true);
   run.framework.host.launch = 1e-3;
   run.framework.host.library_launch = 2e-6;
-  const auto [calls, device] = first_segment(run);
+  const FirstSegment pass = first_segment(run);
   const int library = 2 * 3;
   const std::vector<double> host = forward_host_tasks(run);
   REQUIRE(!host.empty());
   // The pass's pipeline send would add a call; one stage has none (the loss ends the forward).
-  CHECK(host[0] == Approx(calls * 1e-3 + library * 2e-6 - device));
+  CHECK(host[0] == Approx(pass.calls * 1e-3 + library * 2e-6 - pass.device));
   // The formulas charge the same.
   CHECK(formula_forward_host(run) == Approx(host[0]).epsilon(1e-9));
 }
@@ -151,9 +164,47 @@ TEST_CASE("the eager expert kernels' framework calls pay the full launch cost in
   const std::vector<double> host = forward_host_tasks(run);
   REQUIRE(host.size() == 2);
   REQUIRE(segments.size() == 2);
+  // The pass's first segment: its launches' time beyond its device time (no sync before it). The
+  // second starts from an empty queue after the sync; every launch outlasts its kernel, so the device
+  // waits for all of them and runs the last kernel after.
   CHECK(host[0] == Approx((segments[0].calls + 2) * 1e-3 - segments[0].device));
-  CHECK(host[1] == Approx((segments[1].calls + 8) * 1e-3 - segments[1].device));
+  CHECK(host[1] == Approx((segments[1].calls + 8) * 1e-3 - segments[1].device + segments[1].last));
   CHECK(formula_forward_host(run) == Approx(host[0] + host[1]).epsilon(1e-9));
+}
+
+TEST_CASE("a recomputed clamped GLU synchronises the host again, in the graph and the formulas", "[graph][moe][framework]") {
+  // Selective recompute of moe_act re-runs the clamps, whose device scalar synchronises the host as in
+  // the forward: the backward gets a host task right after the re-run clamps.
+  RunSpec run = moe_device(false, false);
+  run.model.gated_ffn = true;
+  run.model.moe.glu_clamp = 7;
+  run.framework.moe.separate_glu_clamp = true;
+  run.framework.host.launch = 1e-3;
+  run.strategy.recompute = Recompute::kSelective;
+  run.strategy.recompute_modules.moe_act = true;
+  const StageGraph g = build_stage_graph(run, 0);
+  int synced_redo = 0;
+  for (size_t id = 1; id < g.size(); ++id) {
+    const Task& before = g.task(static_cast<TaskId>(id - 1));
+    if (before.role == TaskRole::kRecompute && g.label_text(before.label) == kGluClampForward)
+      synced_redo += g.task(static_cast<TaskId>(id)).role == TaskRole::kHost ? 1 : 0;
+  }
+  CHECK(synced_redo == run.microbatches());
+  // The formulas' backward closes a segment there too: its host time is the graph's backward host
+  // tasks of the first micro-batch (1 ms launches: every segment host-bound).
+  double graph_backward_host = 0;
+  for (size_t id = 1; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    const TaskRole prev = g.task(static_cast<TaskId>(id - 1)).role;
+    if (t.role == TaskRole::kHost && t.microbatch == 0 && (prev == TaskRole::kBackward || prev == TaskRole::kRecompute))
+      graph_backward_host += t.duration;
+  }
+  RunSpec free_host = run;
+  free_host.framework.host = HostCosts{};
+  const StageCompute with = stage_compute(run, block_times(run), stage_chunks(pipeline_split(run), 0));
+  const StageCompute without =
+      stage_compute(free_host, block_times(free_host), stage_chunks(pipeline_split(free_host), 0));
+  CHECK(with.backward_input - without.backward_input == Approx(graph_backward_host).epsilon(1e-9));
 }
 
 TEST_CASE("the EP combine waits for the bias added per expert after the last expert GEMM", "[graph][moe]") {
@@ -173,16 +224,38 @@ TEST_CASE("the EP combine waits for the bias added per expert after the last exp
 }
 
 TEST_CASE("the formulas split an MoE forward at the dispatch sync as the graph does", "[analytic][moe][framework]") {
-  const RunSpec run = moe_device(true, true);
-  const BlockTimes t = block_times(run);
-  const StageCompute synced = stage_compute(run, t, stage_chunks(pipeline_split(run), 0));
-  RunSpec plain = run;
-  plain.framework.moe.dispatch_sync = false;
-  const StageCompute unsynced = stage_compute(plain, block_times(plain), stage_chunks(pipeline_split(plain), 0));
-  // The forward gains what the graph's host task at the sync holds (its segments are the same).
+  // The formulas issue the same launches in the same order as the graph: the forward's host time is
+  // the graph's host tasks of that forward, with the sync (two segments) and without (one).
+  for (const bool sync : {true, false}) {
+    const RunSpec run = moe_device(sync, true);
+    const std::vector<double> host = forward_host_tasks(run);
+    REQUIRE(host.size() == (sync ? 2u : 0u));  // unsynced, the pass's device time hides its launches
+    CHECK(formula_forward_host(run) == Approx(sync ? host[0] + host[1] : 0).margin(1e-12));
+  }
+}
+
+TEST_CASE("the host issues on while the experts wait for the EP dispatch, in the graph and the formulas",
+          "[graph][analytic][moe][framework]") {
+  // Two devices, ep 2, 1 ms launches: the second segment (after the sync) holds the dispatch and, after
+  // the experts, the combine. Each holds the compute stream for its uncontended time A, during which
+  // the host issues on: the device waits A less for each (A < 1 ms here).
+  RunSpec run = moe_device(true, false);
+  run.devices = 2;
+  run.strategy.dp = 2;
+  run.strategy.ep = 2;
+  run.global_batch = 2;
+  run.framework.host.launch = 1e-3;
+  const CommCosts cc(run);
+  const double a = cc.collective(0, Dim::kEp, CollectiveKind::kAllToAll, payloads(run).ep);
+  REQUIRE(a > 0);
+  REQUIRE(a < 1e-3);
+  const std::vector<FirstSegment> segments = forward_segments(run, 2);
   const std::vector<double> host = forward_host_tasks(run);
-  REQUIRE(!host.empty());
-  CHECK(synced.forward - unsynced.forward == Approx(host[0]).epsilon(0.05));
+  REQUIRE(host.size() == 2);
+  // Host-bound from the dispatch on: the device waits for every launch less the time it spends in
+  // kernels and the two exchanges before the last launch, and runs the last kernel after it.
+  CHECK(host[1] == Approx(segments[1].calls * 1e-3 - segments[1].device - 2 * a + segments[1].last));
+  CHECK(formula_forward_host(run) == Approx(host[0] + host[1]).epsilon(1e-9));
 }
 
 TEST_CASE("routing load: imbalance, dropping at capacity and padding set the rows per expert", "[config][moe]") {
