@@ -1,6 +1,8 @@
 // Group communication costs of a run (see comm_times.hpp).
 #include "sim/analytic/comm_times.hpp"
 
+#include "sim/analytic/run_payloads.hpp"
+
 #include <algorithm>
 
 namespace trainsim {
@@ -61,6 +63,10 @@ Seconds CommCosts::collective(int rank, Dim d, CollectiveKind kind, Bytes bytes)
 Seconds CommCosts::p2p(int a, int b, Bytes bytes) const {
   const LinkCost l = link(tier_between(a, b));
   return l.alpha + (l.beta > 0 ? bytes / l.beta : 0);
+}
+
+Seconds ep_exchange_seconds(const CommCosts& cc, int rank, const RunSpec& run) {
+  return cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, payloads(run).ep);
 }
 
 }  // namespace trainsim

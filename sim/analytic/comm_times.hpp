@@ -59,4 +59,8 @@ class CommCosts {
   mutable std::map<std::tuple<int, int, int, double>, Seconds> costs_;  // (rank, dim, kind, bytes)
 };
 
+// One EP exchange of `run` (a dispatch or combine all-to-all of payloads(run).ep) on `rank`'s expert
+// group: its uncontended time, where the experts wait for it (the host's issue order, host_time.hpp).
+[[nodiscard]] Seconds ep_exchange_seconds(const CommCosts& cc, int rank, const RunSpec& run);
+
 }  // namespace trainsim

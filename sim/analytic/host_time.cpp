@@ -23,10 +23,15 @@ IssueSpan IssueSpan::then(const IssueSpan& next) const {
 IssueSpan issue_span(const HostCosts& host, const Launches& launches, Seconds device) {
   const int n = launches.calls + launches.library;
   if (host.cuda_graphs || n <= 0) return {0, device, 0};
-  // n equal kernels of h host and d device seconds each: the idle time max_j (j h − (j − 1) d) is at
-  // j = 1 or j = n.
-  const Seconds h = launch_seconds(host, launches) / n, d = device / n;
-  return {n * h, device, std::max(h, n * h - (n - 1) * d)};
+  // n kernels of d device seconds each: the framework's `calls` first (h each), then the library's own
+  // launches (l each). The idle time max_j (host to issue 1..j − (j − 1) d) is linear in j within each
+  // run, so it peaks at one of the runs' ends.
+  const Seconds d = device / n, h = host.launch, l = host.library_launch_cost();
+  const int c = launches.calls, k = launches.library;
+  const Seconds calls = c * h;
+  Seconds idle = c > 0 ? std::max(h, calls - (c - 1) * d) : 0;
+  if (k > 0) idle = std::max({idle, calls + l - c * d, calls + k * l - (n - 1) * d});
+  return {calls + k * l, device, idle};
 }
 
 Seconds exposed_host_time(const HostCosts& host, const IssueSpan& span, int instructions) {
@@ -50,15 +55,25 @@ IssueSegments IssueSegments::then(const IssueSegments& next) const {
 
 Seconds exposed_host_time(const HostCosts& host, const IssueSegments& segments, int instructions) {
   if (!host.any()) return 0;
+  // The pass's own host costs come before its first launch: host time of no device time.
   const Seconds before = host.pass + instructions * host.pipeline_instruction;
   if (host.cuda_graphs) return before + host.launch;
-  Seconds exposed = before;
-  for (size_t i = 0; i < segments.spans.size(); ++i)
-    exposed += exposed_segment_time(host, segments.spans[i], i == 0 && segments.lead_carried);
+  IssueSegments pass;
+  pass.spans.front() = IssueSpan{before, 0, before};
+  pass = pass.then(segments);
+  pass.lead_carried = segments.lead_carried;
+  Seconds exposed = 0;
+  for (size_t i = 0; i < pass.spans.size(); ++i)
+    exposed += exposed_segment_time(host, pass.spans[i], i == 0 && pass.lead_carried);
   return exposed;
 }
 
-bool passes_start_empty(const RunSpec& run) { return run.strategy.pp > 1 && !run.strategy.overlap.pp_comm; }
+bool pass_starts_empty(const RunSpec& run, bool first_stage, bool last_stage, bool backward) {
+  const auto& s = run.strategy;
+  if (s.pp <= 1 || s.overlap.pp_comm) return false;
+  const bool plain = s.virtual_stages <= 1;
+  return !(plain && ((first_stage && !backward) || (last_stage && backward)));
+}
 
 int forward_instructions(bool first, bool last) { return 1 + (first ? 1 : 1 + (last ? 1 : 0)) + (last ? 0 : 1); }
 

@@ -58,7 +58,7 @@ struct IssueSpan {
 
 // A pass's launches split at its host synchronisations (FrameworkMoe): one span per segment, in
 // issue order. Each segment after a synchronisation starts from an empty device queue; the first
-// does too where the pass begins at one (passes_start_empty), else the host may bring a lead from the
+// does too where the pass begins at one (pass_starts_empty), else the host may bring a lead from the
 // passes before: that segment exposes only what its launches take beyond its device time.
 struct IssueSegments {
   std::vector<IssueSpan> spans{IssueSpan{}};
@@ -81,12 +81,15 @@ struct IssueSegments {
 // A pass whose launches `segments` holds: its pass and instruction costs once, and each segment's.
 [[nodiscard]] Seconds exposed_host_time(const HostCosts& host, const IssueSegments& segments, int instructions);
 
-// Whether the host waits for the device at every pass boundary, so that each pass starts from an empty
-// device queue: a pipeline whose transfers are not overlapped (Megatron-Core's batched p2p, followed by
-// torch.cuda.synchronize() when batch_p2p_sync, its default: pipeline_parallel/p2p_communication.py,
-// _communicate). Overlapped transfers (the interleaved schedule's overlap_p2p_comm) are waited for on
-// the device; without a pipeline nothing synchronises between micro-batches.
-[[nodiscard]] bool passes_start_empty(const RunSpec& run);
+// Whether a pass starts from an empty device queue: the pipeline transfer before it made the host wait
+// for the device (Megatron-Core's batched p2p, followed by torch.cuda.synchronize() under
+// batch_p2p_sync, its default: pipeline_parallel/p2p_communication.py, _communicate), i.e. pp > 1 without
+// overlapped transfers. Overlapped transfers (the interleaved schedule's overlap_p2p_comm) are waited for
+// on the device, and without a pipeline nothing synchronises between micro-batches. In the plain 1F1B
+// schedule the first stage's steady forward follows its own backward, which sends nothing
+// (send_backward_recv_forward is a no-op there), and the last stage's backward follows its own forward
+// (send_forward_recv_backward likewise): those passes keep the host's lead.
+[[nodiscard]] bool pass_starts_empty(const RunSpec& run, bool first_stage, bool last_stage, bool backward);
 
 // Instructions of a pipeline engine for one pass (DeepSpeed's TrainSchedule): the pass itself, the
 // receive of its input or the loading of the micro-batch (the first stage loads inputs, the last

@@ -6,7 +6,6 @@
 
 #include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/compute_time.hpp"
-#include "sim/analytic/run_payloads.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/expert_eager_ops.hpp"
@@ -15,6 +14,7 @@
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/recompute_ops.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 
 namespace trainsim {
 namespace {
@@ -57,12 +57,13 @@ Launches launches_of(const Kernel& k) { return {k.framework_calls, library_launc
 
 bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
 
-// One EP exchange (dispatch or combine), which the kernels after it wait for: its uncontended time,
-// as the graph's host order counts it (sim/graph/host_time.cpp); 0 when no host cost is modelled.
-Seconds ep_exchange_seconds(const RunSpec& run, const HostCosts& host) {
-  if (!run.model.is_moe() || run.strategy.ep <= 1 || !host.any()) return 0;
+// One EP exchange (dispatch or combine), which the kernels after it wait for, on the first stage's
+// expert group (every stage's has that shape): 0 when no host cost is modelled, or where combined 1F1B
+// runs it beside the other lane's kernels.
+Seconds exchange_seconds(const RunSpec& run, const HostCosts& host) {
+  if (!run.model.is_moe() || run.strategy.ep <= 1 || !host.any() || merges_ep_passes(run)) return 0;
   const CommCosts cc(run);
-  return cc.collective(cc.mesh().rank_at_stage(0, 0), Dim::kEp, CollectiveKind::kAllToAll, payloads(run).ep);
+  return ep_exchange_seconds(cc, cc.mesh().rank_at_stage(0, 0), run);
 }
 
 // A pass's launches as the host issues them (BlockPassTimes::forward_issue, backward_issue), with the
@@ -127,7 +128,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_before_dispatch += kernel_time(k, acc);
   }
   const HostCosts host = host_costs_on(run.framework.host, run.platform);
-  const Seconds exchange = ep_exchange_seconds(run, host);
+  const Seconds exchange = exchange_seconds(run, host);
   t.forward_issue = issue_order(fwd, true, run, host, exchange);
   t.backward_issue = issue_order(bwd, false, run, host, exchange);
   const ExpertBounds backward_experts = expert_bounds(bwd);

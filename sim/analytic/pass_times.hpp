@@ -24,9 +24,9 @@ struct BlockPassTimes {
   // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
   // last one (input-gradient GEMMs in the backward): their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
-  // Launches the host issues for the block (its kernels and its TP/EP collectives), per pass.
+  // How many launches the host issues for the block per pass (its kernels and its TP/EP collectives).
   Launches forward_launches, backward_launches;
-  // The same as the host issues them, in order (sim/analytic/host_time.hpp): the forward split at its
+  // Those launches as the host issues them, in order (sim/analytic/host_time.hpp): the forward split at its
   // host synchronisations (an MoE dispatcher's before the dispatch, FrameworkMoe::dispatch_sync; a
   // clamped GLU's after its clamps, separate_glu_clamp). The TP collectives' launches come first, the
   // EP dispatch's right after its sync and the combine's last.

@@ -42,10 +42,13 @@ void add(StageCompute& s, const BlockPassTimes& b) {
 
 // The host time the framework leaves exposed in a chunk's two passes, added to the stage's
 // forward and input-gradient times.
-void add_host_time(StageCompute& s, const HostCosts& h, const ChunkLayers& c, ChunkPass p, bool lead_carried) {
+// `first`, `last`: the chunk's stage is the pipeline's first / last.
+void add_host_time(StageCompute& s, const RunSpec& run, const HostCosts& h, const ChunkLayers& c, ChunkPass p,
+                   bool first, bool last) {
   if (!h.any()) return;
   p.close(c, h);
-  p.forward.lead_carried = p.backward.lead_carried = lead_carried;
+  p.forward.lead_carried = !pass_starts_empty(run, first, last, false);
+  p.backward.lead_carried = !pass_starts_empty(run, first, last, true);
   s.forward += exposed_host_time(h, p.forward, forward_instructions(c.has_embedding, c.has_output));
   s.backward_input += exposed_host_time(h, p.backward, backward_instructions(c.has_embedding, c.has_output));
 }
@@ -58,6 +61,8 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   StageCompute out;
   std::vector<int> layers;
   bool first = false, last = false;
+  bool first_stage = false, last_stage = false;  // the stage is the pipeline's first / last
+  for (const ChunkLayers& c : chunks) first_stage = first_stage || c.has_embedding, last_stage = last_stage || c.has_output;
   int position = 0;  // layer index inside the stage, chunk by chunk (recompute_layers counts these)
   for (const ChunkLayers& c : chunks) {
     first = first || c.has_embedding;
@@ -77,7 +82,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       out.recompute += redo.seconds;
     }
     if (c.has_output) add(out, t.output), pass.add(t.output);
-    add_host_time(out, host, c, pass, !passes_start_empty(run));
+    add_host_time(out, run, host, c, pass, first_stage, last_stage);
   }
   if (last && run.deferred_output_wgrads() > 0) {
     out.deferred_wgrad = run.deferred_output_wgrads() * t.output.weight_grad;

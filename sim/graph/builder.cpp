@@ -59,7 +59,9 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   StageGraph graph(stage);
   BuildContext ctx(run, graph, make_kernel_templates(run, graph, stage_params(run, stage)));
   ctx.chunks = stage_chunks(pipeline_split(run), stage);
-  if (ctx.host.any()) {
+  // Combined 1F1B (merged EP passes) runs each lane's exchange beside the other lane's kernels: there
+  // the exchanges do not hold the compute stream.
+  if (ctx.host.any() && !merges_ep_passes(run)) {
     ctx.comm = std::make_unique<CommCosts>(run);
     ctx.comm_rank = ctx.comm->mesh().rank_at_stage(0, stage);
   }

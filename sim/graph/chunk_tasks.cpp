@@ -62,7 +62,7 @@ bool recomputes(const BuildContext& ctx, int chunk, int layer) {
 
 void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
-  begin_pass(ctx);
+  begin_pass(ctx, false);
   if (!c.has_embedding) add_recv(ctx, -1, mb, "pp.recv_activation");
   if (c.has_embedding)
     emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), mb, -1,
@@ -83,7 +83,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
   const bool input_grads = part != BackwardPart::kWeightGrad;
   const bool weight_grads = part != BackwardPart::kInputGrad;
-  begin_pass(ctx);
+  begin_pass(ctx, true);
   if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
   if (c.has_output) {
     // strategy.defer_output_wgrad: the first micro-batches' weight gradients wait for the flush, where
@@ -119,7 +119,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
 
 void emit_deferred_output_wgrads(BuildContext& ctx) {
   if (ctx.deferred_output.empty()) return;
-  begin_pass(ctx);
+  begin_pass(ctx, true);
   TaskId last = 0;
   for (int mb : ctx.deferred_output) last = emit_output_backward(ctx, mb, BackwardPart::kWeightGrad);
   // The output is in the last chunk; its gradient is complete once the last deferred one ran.

@@ -54,7 +54,7 @@ void emit_grad_buckets(BuildContext& ctx) {
   for (const auto& chunk : ctx.grad_ready) ready.insert(ready.end(), chunk.begin(), chunk.end());
   std::stable_sort(ready.begin(), ready.end(), [](const auto& a, const auto& b) { return a.task < b.task; });
   const int64_t last_compute = ctx.graph.last_on(Stream::kCompute);
-  if (checks && !s.overlap.dp_grad_reduce) begin_pass(ctx);  // the host issuing the bucket kernels
+  if (checks && !s.overlap.dp_grad_reduce) begin_pass(ctx, true);  // the host issuing the bucket kernels
   const CollectiveKind kind = sharded_optimizer(ctx) ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const char* label = sharded_optimizer(ctx) ? "dp.grad_reduce_scatter" : "dp.grad_all_reduce";
   double dense = 0, expert = 0;

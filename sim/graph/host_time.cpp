@@ -11,7 +11,7 @@ Seconds stream_seconds(const BuildContext& ctx, size_t id) {
   const Task& t = ctx.graph.task(static_cast<TaskId>(id));
   if (t.kind == TaskKind::kCompute) return t.duration;
   const bool waited = std::find(ctx.host_waits.begin(), ctx.host_waits.end(), id) != ctx.host_waits.end();
-  return waited ? ctx.comm->collective(ctx.comm_rank, t.group, t.collective, t.bytes) : 0;
+  return waited ? ep_exchange_seconds(*ctx.comm, ctx.comm_rank, ctx.run) : 0;
 }
 
 // The tasks issued since the segment began, in order, as the host issues them: one launch per task,
@@ -48,9 +48,10 @@ void new_segment(BuildContext& ctx) {
 
 }  // namespace
 
-void begin_pass(BuildContext& ctx) {
+void begin_pass(BuildContext& ctx, bool backward) {
   new_segment(ctx);
-  ctx.host_lead_carried = !passes_start_empty(ctx.run);
+  const int stage = ctx.graph.stage();
+  ctx.host_lead_carried = !pass_starts_empty(ctx.run, stage == 0, stage == ctx.run.strategy.pp - 1, backward);
 }
 
 void host_sync(BuildContext& ctx, int microbatch) {

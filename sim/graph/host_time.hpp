@@ -4,7 +4,7 @@
 // make beyond their first (Kernel::launches). With blocking launches the device waits for the host at
 // every launch, so the pass takes its device time plus all its host time. With asynchronous ones a
 // kernel waits for its launch only where the host has fallen behind (IssueSpan): from an empty queue
-// where the pass begins at a synchronisation (passes_start_empty) or after a host synchronisation
+// where the pass begins at a synchronisation (pass_starts_empty) or after a host synchronisation
 // inside it; elsewhere the host may bring a lead from the passes before, and the segment exposes only
 // what its launches take beyond its device time. An EP exchange that the experts wait for holds the
 // compute stream for its uncontended time (the formulas' CommCosts), while the host issues on.
@@ -16,8 +16,9 @@
 
 namespace trainsim {
 
-// Starts a pass: a new host segment begins at the graph's current size.
-void begin_pass(BuildContext& ctx);
+// Starts a pass (a forward, or a backward: `backward`): a new host segment begins at the graph's
+// current size, from an empty queue where the pass begins at a synchronisation (pass_starts_empty).
+void begin_pass(BuildContext& ctx, bool backward);
 
 // A host synchronisation inside the pass (the MoE dispatcher reading routing counts, FrameworkMoe::
 // dispatch_sync): the host waits for the device to finish everything issued so far; the exposed host

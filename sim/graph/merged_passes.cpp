@@ -95,7 +95,7 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
   const ChunkLayers& bc = ctx.chunks[static_cast<size_t>(backward.chunk)];
   Lane f{ctx.pending}, b{ctx.pending};  // what was pending before the step: both passes wait for it
   ctx.pending.clear();
-  begin_pass(ctx);
+  begin_pass(ctx, true);
   const int fmb = forward.microbatch, bmb = backward.microbatch;
   if (fc.has_embedding)
     in_lane(ctx, f, [&] {

@@ -30,6 +30,13 @@ TEST_CASE("the device waits for the host's launches from an empty queue, worked 
   // the device waits for the first launch only; of 20 us (5 each: 10-15, 20-25, 30-35, 40-45) 25 us.
   CHECK(issue_span(h, Launches{1, 3}, 100e-6).idle == Approx(10e-6));
   CHECK(issue_span(h, Launches{1, 3}, 20e-6).idle == Approx(25e-6));
+  // A framework call that makes 3 more launches inside a library at 2 us each, of 1 us kernels: launched
+  // at 10, 12, 14 and 16 us, they run 10-11, 12-13, 14-15 and 16-17: 13 us idle (the first launch is
+  // the call's, not an average).
+  HostCosts lib = h;
+  lib.library_launch = 2e-6;
+  CHECK(issue_span(lib, Launches{1, 3}, 4e-6).host == Approx(16e-6));
+  CHECK(issue_span(lib, Launches{1, 3}, 4e-6).idle == Approx(13e-6));
   // A pass: 1 ms of pass cost and 3 instructions of 0.1 ms come before its first launch.
   h.pass = 1e-3;
   h.pipeline_instruction = 1e-4;
@@ -55,6 +62,12 @@ TEST_CASE("the device waits for the host's launches from an empty queue, worked 
   // still waits for its launch after the sync.
   synced.lead_carried = true;
   CHECK(exposed_host_time(h, synced, 0) == Approx(10e-6));
+  // The pass's own host cost (1 ms) is host time before the first launch: exposed from an empty queue,
+  // hidden with a lead as far as the first segment's kernels (35 us) outlast its launches (20 us).
+  h.pass = 1e-3;
+  CHECK(exposed_host_time(h, synced, 0) == Approx(1e-3 + 20e-6 - 35e-6 + 10e-6));
+  synced.lead_carried = false;
+  CHECK(exposed_host_time(h, synced, 0) == Approx(1e-3 + 15e-6 + 10e-6));
 }
 
 namespace {
@@ -114,13 +127,21 @@ TEST_CASE("asynchronous launches cost nothing until the host is slower than the 
   const PassTotals p = pass_totals(one_device(HostCosts{}));
   // Without a pipeline nothing synchronises between passes: the host keeps the lead it builds, and a
   // pass exposes only what its launches take beyond its kernels.
-  REQUIRE(!passes_start_empty(one_device(HostCosts{})));
+  REQUIRE(!pass_starts_empty(one_device(HostCosts{}), true, true, false));
   RunSpec pipelined = one_device(HostCosts{});
   pipelined.strategy.pp = 2;
   pipelined.strategy.overlap.pp_comm = false;  // batched transfers, then torch.cuda.synchronize()
-  CHECK(passes_start_empty(pipelined));
+  CHECK(pass_starts_empty(pipelined, false, true, false));  // the last stage's forward: after a receive
+  CHECK(pass_starts_empty(pipelined, true, false, true));   // the first stage's backward: likewise
+  // Plain 1F1B: the first stage's forward follows its own backward, which sends nothing, and the last
+  // stage's backward its own forward.
+  CHECK(!pass_starts_empty(pipelined, true, false, false));
+  CHECK(!pass_starts_empty(pipelined, false, true, true));
+  pipelined.strategy.schedule = "interleaved";           // every step of the interleaved schedule transfers
+  pipelined.strategy.virtual_stages = 2;
+  CHECK(pass_starts_empty(pipelined, true, false, false));
   pipelined.strategy.overlap.pp_comm = true;   // transfers waited for on the device
-  CHECK(!passes_start_empty(pipelined));
+  CHECK(!pass_starts_empty(pipelined, false, true, false));
   HostCosts fast;
   fast.launch = 1e-9;  // far below any kernel: hidden
   CHECK(iteration(one_device(fast)) == Approx(base).epsilon(1e-12));
