@@ -207,6 +207,36 @@ TEST_CASE("a recomputed clamped GLU synchronises the host again, in the graph an
   CHECK(with.backward_input - without.backward_input == Approx(graph_backward_host).epsilon(1e-9));
 }
 
+TEST_CASE("on a plain two-stage pipeline the formulas' host time per pass is the graph's", "[graph][analytic][moe][framework]") {
+  // Two stages, plain 1F1B, transfers not overlapped: the last stage's forward and the first stage's
+  // backward start from an empty queue after a transfer; the first stage's forward and the last stage's
+  // backward keep the host's lead. Host-bound (1 ms launches), with the dispatch sync.
+  RunSpec run = moe_device(true, false);
+  run.model.layers = 2;
+  run.devices = 2;
+  run.strategy.pp = 2;
+  run.strategy.overlap.pp_comm = false;
+  run.framework.host.launch = 1e-3;
+  RunSpec free_host = run;
+  free_host.framework.host = HostCosts{};
+  for (int stage = 0; stage < 2; ++stage) {
+    const StageGraph g = build_stage_graph(run, stage);
+    double forward = 0, backward = 0;
+    for (size_t id = 1; id < g.size(); ++id) {
+      const Task& t = g.task(static_cast<TaskId>(id));
+      if (t.role != TaskRole::kHost || t.microbatch != 0) continue;
+      (g.task(static_cast<TaskId>(id - 1)).role == TaskRole::kForward ? forward : backward) += t.duration;
+    }
+    const auto chunks = stage_chunks(pipeline_split(run), stage);
+    const StageCompute with = stage_compute(run, block_times(run), chunks);
+    const StageCompute without = stage_compute(free_host, block_times(free_host), chunks);
+    INFO("stage " << stage);
+    CHECK(forward > 0);
+    CHECK(with.forward - without.forward == Approx(forward).epsilon(1e-9));
+    CHECK(with.backward_input - without.backward_input == Approx(backward).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("the EP combine waits for the bias added per expert after the last expert GEMM", "[graph][moe]") {
   RunSpec run = moe_device(false, false);
   run.model.moe.expert_bias = true;
