@@ -98,7 +98,9 @@ Launches launches(const std::vector<Kernel>& kernels) {
   return n;
 }
 
-BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run) {
+// `exchange`: one EP exchange's time where the experts wait for it (exchange_seconds).
+BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run,
+                          Seconds exchange) {
   if (!run.strategy.grad_accumulation_fusion)
     bwd = with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
   const AcceleratorSpec& acc = run.platform.accelerator;
@@ -128,7 +130,6 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     t.forward_before_dispatch += kernel_time(k, acc);
   }
   const HostCosts host = host_costs_on(run.framework.host, run.platform);
-  const Seconds exchange = exchange_seconds(run, host);
   t.forward_issue = issue_order(fwd, true, run, host, exchange);
   t.backward_issue = issue_order(bwd, false, run, host, exchange);
   const ExpertBounds backward_experts = expert_bounds(bwd);
@@ -174,29 +175,30 @@ BlockTimes block_times(const RunSpec& run) {
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
   BlockTimes t;
+  const Seconds exchange = exchange_seconds(run, host_costs_on(run.framework.host, run.platform));
   const std::vector<Kernel> attention = attention_forward(m, sh), mlp = mlp_forward(m, sh);
-  t.attention = pass_times(attention, attention_backward(m, sh), run);
-  t.mlp = pass_times(mlp, mlp_backward(m, sh), run);
+  t.attention = pass_times(attention, attention_backward(m, sh), run, exchange);
+  t.mlp = pass_times(mlp, mlp_backward(m, sh), run, exchange);
   t.attention_redo = redo_times(attention, LayerBlock::kAttention, run);
   t.mlp_redo = redo_times(mlp, LayerBlock::kMlp, run);
   if (m.sliding_window > 0) {
     Shard windowed = sh;
     windowed.window = m.sliding_window;
     const std::vector<Kernel> window_fwd = attention_forward(m, windowed);
-    t.attention_window = pass_times(window_fwd, attention_backward(m, windowed), run);
+    t.attention_window = pass_times(window_fwd, attention_backward(m, windowed), run, exchange);
     t.attention_window_redo = redo_times(window_fwd, LayerBlock::kAttention, run);
     add_collective_launches(t.attention_window, run, false);
   }
   if (m.is_moe()) {
     const std::vector<Kernel> moe = moe_forward(m, sh);
-    t.moe = pass_times(moe, moe_backward(m, sh), run);
+    t.moe = pass_times(moe, moe_backward(m, sh), run, exchange);
     t.moe_redo = redo_times(moe, LayerBlock::kMoe, run);
   }
   add_collective_launches(t.attention, run, false);
   add_collective_launches(t.mlp, run, false);
   add_collective_launches(t.moe, run, true);
-  t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run);
-  t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run);
+  t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run, exchange);
+  t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run, exchange);
   for (const Kernel& k : attention)
     if (k.cls == KernelClass::kAttention) t.attention_kernel += kernel_time(k, run.platform.accelerator);
   return t;

@@ -60,13 +60,13 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   const HostCosts host = host_costs_on(run.framework.host, run.platform);
   StageCompute out;
   std::vector<int> layers;
-  bool first = false, last = false;
-  bool first_stage = false, last_stage = false;  // the stage is the pipeline's first / last
-  for (const ChunkLayers& c : chunks) first_stage = first_stage || c.has_embedding, last_stage = last_stage || c.has_output;
-  int position = 0;  // layer index inside the stage, chunk by chunk (recompute_layers counts these)
+  bool first = false, last = false;  // the stage is the pipeline's first / last
   for (const ChunkLayers& c : chunks) {
     first = first || c.has_embedding;
     last = last || c.has_output;
+  }
+  int position = 0;  // layer index inside the stage, chunk by chunk (recompute_layers counts these)
+  for (const ChunkLayers& c : chunks) {
     ChunkPass pass(c, host);
     if (c.has_embedding) add(out, t.embedding), pass.add(t.embedding);
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
@@ -82,7 +82,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       out.recompute += redo.seconds;
     }
     if (c.has_output) add(out, t.output), pass.add(t.output);
-    add_host_time(out, run, host, c, pass, first_stage, last_stage);
+    add_host_time(out, run, host, c, pass, first, last);
   }
   if (last && run.deferred_output_wgrads() > 0) {
     out.deferred_wgrad = run.deferred_output_wgrads() * t.output.weight_grad;
