@@ -36,8 +36,8 @@ struct Launches {
 [[nodiscard]] Seconds launch_seconds(const HostCosts& host, const Launches& n);
 
 // How one stream's kernels meet the host that issues them, from an empty device queue (a pass's
-// start, where the framework has synchronised on the pipeline transfer or the loss, or the host's
-// return from a synchronisation): the host issues launch after launch, and a kernel starts once it is
+// start, where the framework has synchronised on the pipeline transfer, or the host's return from a
+// synchronisation): the host issues launch after launch, and a kernel starts once it is
 // issued and the kernel before it has ended (CUDA's in-order stream). With H_j the host seconds to
 // issue kernels 1..j and D_j the device seconds of kernels 1..j, the last kernel ends at
 // max_j (H_j − D_{j−1}) + D_n: the device idles max_j (H_j − D_{j−1}), at least the first launch.
@@ -51,9 +51,10 @@ struct IssueSpan {
 };
 
 // One catalogue entry (a kernel, collective or transfer) of `device` seconds that makes `launches`
-// launches: as that many equal kernels, each issued after the one before (a grouped GEMM run per
-// expert, an eager per-expert loop). Under CUDA graphs it costs the host nothing (the pass's one launch
-// is exposed_host_time's).
+// launches: as that many kernels of equal device time, each issued after the one before, the
+// framework's calls first (HostCosts::launch each), then the launches a library makes inside the call
+// (library_launch each): a grouped GEMM run per expert, an eager per-expert loop. Under CUDA graphs it
+// costs the host nothing (the pass's one launch is exposed_host_time's).
 [[nodiscard]] IssueSpan issue_span(const HostCosts& host, const Launches& launches, Seconds device);
 
 // A pass's launches split at its host synchronisations (FrameworkMoe): one span per segment, in
