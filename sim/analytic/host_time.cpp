@@ -34,12 +34,6 @@ IssueSpan issue_span(const HostCosts& host, const Launches& launches, Seconds de
   return {calls + k * l, device, idle};
 }
 
-Seconds exposed_host_time(const HostCosts& host, const IssueSpan& span, int instructions) {
-  IssueSegments one;
-  one.spans = {span};
-  return exposed_host_time(host, one, instructions);
-}
-
 Seconds exposed_segment_time(const HostCosts& host, const IssueSpan& span, bool lead_carried) {
   if (!host.any() || host.cuda_graphs) return 0;
   if (host.launch_blocking) return span.host;

@@ -70,16 +70,13 @@ struct IssueSegments {
   [[nodiscard]] IssueSegments then(const IssueSegments& next) const;
 };
 
-// The host time a pass adds to its device time: its pass and instruction costs, issued before its
-// first launch, then all of `span`'s host time with blocking launches, or the device's idle time with
-// asynchronous ones (with CUDA graphs, the graph's one launch).
-[[nodiscard]] Seconds exposed_host_time(const HostCosts& host, const IssueSpan& span, int instructions);
-// The same for a segment of a pass that a host synchronisation closes (FrameworkMoe::dispatch_sync):
-// launches only (the pass and instruction costs belong to the pass). A pass with syncs takes the sum
-// over its segments.
-// `lead_carried`: the segment began without a synchronisation (see IssueSegments).
+// The host time a segment of a pass adds to its device time (a host synchronisation, FrameworkMoe::
+// dispatch_sync, closes it): all of `span`'s host time with blocking launches; with asynchronous ones
+// the device's idle time, or only what its launches take beyond its device time where `lead_carried`
+// (the segment began without a synchronisation, see IssueSegments); nothing under CUDA graphs.
 [[nodiscard]] Seconds exposed_segment_time(const HostCosts& host, const IssueSpan& span, bool lead_carried);
-// A pass whose launches `segments` holds: its pass and instruction costs once, and each segment's.
+// The host time a pass adds to its device time: its pass and instruction costs, issued before its
+// first launch, then each of `segments`' (with CUDA graphs, the graph's one launch).
 [[nodiscard]] Seconds exposed_host_time(const HostCosts& host, const IssueSegments& segments, int instructions);
 
 // Whether a pass starts from an empty device queue: the pipeline transfer before it made the host wait

@@ -98,6 +98,10 @@ struct IterationInputs {
   double comm_interference = 0;                // accelerator's compute slowdown while comm moves
   bool overlap_dp = true, overlap_param_gather = true, overlap_pp = true;
   std::vector<StageInputs> stages;             // p entries
+  // Whether the per-bucket gradient kernels (StageInputs::grad_checks) delay the pipeline's drain: with
+  // the overlapped reduction they run in a stage's last backward, unless its last weight gradients run
+  // off the drain (zb-h1).
+  [[nodiscard]] bool grad_checks_on_drain() const { return overlap_dp && !schedule->weight_grads_off_drain; }
 };
 
 // Throws UserError for a schedule without a closed form (as the run's own checks would).

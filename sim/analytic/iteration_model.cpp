@@ -191,7 +191,7 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   // reduction they run in a stage's last backward and delay its last gradient to the stage before it,
   // so stage s ends later by its own and every later stage's; without it (after the backward), or
   // when the last weight gradients run off the drain (zb-h1), by its own.
-  const bool on_drain = in.overlap_dp && !in.schedule->weight_grads_off_drain;
+  const bool on_drain = in.grad_checks_on_drain();
   std::vector<double> checks_from(static_cast<size_t>(p) + 1, 0);
   for (int s = p; s-- > 0;)
     checks_from[static_cast<size_t>(s)] = (on_drain ? checks_from[static_cast<size_t>(s) + 1] : 0) +

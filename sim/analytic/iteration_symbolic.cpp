@@ -85,7 +85,7 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
       << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
       << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
-    const bool on_drain = in.overlap_dp && !in.schedule->weight_grads_off_drain;  // as iteration_model.cpp
+    const bool on_drain = in.grad_checks_on_drain();
     for (int q = s; q < (on_drain ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;
     o << ")\n";
   }

@@ -27,6 +27,8 @@ double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec&
   return t;
 }
 
+bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
+
 // A pass's first and last expert kernels ("moe_expert...", among the kernels that are not weight
 // gradients, as the graph builder's marks; the last is the last expert GEMM unless an eager expert
 // kernel follows it, the fc2 bias added per expert), -1 when absent.
@@ -37,7 +39,7 @@ struct ExpertBounds {
 ExpertBounds expert_bounds(const std::vector<Kernel>& ks) {
   ExpertBounds b;
   for (size_t i = 0; i < ks.size(); ++i) {
-    if (ks[i].weight_grad || ks[i].name.rfind("moe_expert", 0) != 0) continue;
+    if (ks[i].weight_grad || !is_expert(ks[i])) continue;
     if (b.first < 0) b.first = static_cast<int>(i);
     if (ks[i].cls == KernelClass::kGemm || b.last >= 0) b.last = static_cast<int>(i);
   }
@@ -54,8 +56,6 @@ std::pair<double, double> expert_segments(const std::vector<Kernel>& ks, ExpertB
 
 // One catalogue call per kernel, plus the launches it makes beyond its first.
 Launches launches_of(const Kernel& k) { return {k.framework_calls, library_launches(k)}; }
-
-bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
 
 // One EP exchange (dispatch or combine), which the kernels after it wait for, on the first stage's
 // expert group (every stage's has that shape): 0 when no host cost is modelled, or where combined 1F1B
@@ -121,7 +121,7 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
     const Seconds time = kernel_time(k, acc);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
-    t.forward_ends_in_expert = k.name.rfind("moe_expert", 0) == 0;
+    t.forward_ends_in_expert = is_expert(k);
   }
   t.forward_launches = launches(fwd);
   t.backward_launches = launches(bwd);

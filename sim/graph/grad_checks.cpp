@@ -3,7 +3,6 @@
 #include <utility>
 #include <vector>
 
-#include "sim/analytic/compute_time.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/model/grad_bucket_ops.hpp"
 #include "sim/strategy/mesh.hpp"
@@ -12,16 +11,8 @@ namespace trainsim {
 namespace {
 
 TaskId add_kernel(BuildContext& ctx, const Kernel& k, int microbatch) {
-  Task t;
-  t.kind = TaskKind::kCompute;
-  t.stream = Stream::kCompute;
-  t.role = TaskRole::kBackward;
+  Task t = to_task(k, ctx.run, ctx.graph, TaskRole::kBackward);
   t.microbatch = microbatch;
-  t.kernel_class = k.cls;
-  t.label = ctx.graph.label(k.name);
-  t.flops = k.flops;
-  t.bytes = k.bytes;
-  t.duration = kernel_time(k, ctx.run.platform.accelerator);
   return add_compute(ctx, t);
 }
 

@@ -65,9 +65,7 @@ void host_sync(BuildContext& ctx, int microbatch) {
 void end_pass(BuildContext& ctx, int trailing_launches, int instructions, int microbatch) {
   const HostCosts& host = ctx.host;
   if (!host.any()) return;
-  IssueSegments pass;
-  pass.spans = {segment_span(ctx, trailing_launches)};
-  pass.lead_carried = ctx.host_lead_carried;
+  const IssueSegments pass{{segment_span(ctx, trailing_launches)}, ctx.host_lead_carried};
   add_host_task(ctx, exposed_host_time(host, pass, instructions), microbatch);
 }
 

@@ -16,7 +16,6 @@
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
-namespace {
 
 Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole role) {
   Task t;
@@ -30,6 +29,9 @@ Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole ro
   t.duration = kernel_time(k, run.platform.accelerator);
   return t;
 }
+
+namespace {
+
 
 bool is_expert_kernel(const Task& task, const StageGraph& graph) {
   return graph.label_text(task.label).rfind("moe_expert", 0) == 0;

@@ -57,6 +57,9 @@ struct KernelTemplates {
   Bytes output_params = 0;
 };
 
+// A catalogue kernel as a compute task of `role`, timed by the roofline (kernel_time).
+[[nodiscard]] Task to_task(const Kernel& k, const RunSpec& run, StageGraph& graph, TaskRole role);
+
 // `stage_params` is the parameter count this device holds (for the optimizer kernel).
 [[nodiscard]] KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, const ParamCount& stage_params);
 

@@ -99,7 +99,7 @@ std::vector<Kernel> router_backward(const ModelSpec& m, const Shard& sh) {
   }
   out.push_back(elementwise_kernel("router_topk.dgrad", z.scores, 2, 1, kTopkFlopsPerElement, kFp32Bytes));
   if (sh.router_aux_loss) out.push_back(elementwise_kernel("router_logits_grad_add.dgrad", z.scores, 2, 1, 1, kFp32Bytes));
-  for (Kernel& k : gemm_backward(m, sh, z)) out.push_back(std::move(k));
+  append(out, gemm_backward(m, sh, z));
   return out;
 }
 

@@ -40,13 +40,14 @@ TEST_CASE("the device waits for the host's launches from an empty queue, worked 
   // A pass: 1 ms of pass cost and 3 instructions of 0.1 ms come before its first launch.
   h.pass = 1e-3;
   h.pipeline_instruction = 1e-4;
-  CHECK(exposed_host_time(h, span, 3) == Approx(1.315e-3));  // asynchronous: 1.3 ms + the 15 us waited
+  const IssueSegments pass{{span}};
+  CHECK(exposed_host_time(h, pass, 3) == Approx(1.315e-3));  // asynchronous: 1.3 ms + the 15 us waited
   h.launch_blocking = true;
-  CHECK(exposed_host_time(h, span, 3) == Approx(1.33e-3));   // blocking: 1.3 ms + every launch
+  CHECK(exposed_host_time(h, pass, 3) == Approx(1.33e-3));   // blocking: 1.3 ms + every launch
   h.launch_blocking = false;
   h.cuda_graphs = true;                                       // one launch for the pass
-  CHECK(exposed_host_time(h, span, 3) == Approx(1.31e-3));
-  CHECK(exposed_host_time(HostCosts{}, span, 3) == 0);        // no framework: nothing
+  CHECK(exposed_host_time(h, pass, 3) == Approx(1.31e-3));
+  CHECK(exposed_host_time(HostCosts{}, pass, 3) == 0);        // no framework: nothing
   // A host synchronisation after the second kernel: the third is issued to an empty queue again and
   // waits for its launch: 15 + 10 us.
   h = HostCosts{};
