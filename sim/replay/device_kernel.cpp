@@ -18,6 +18,8 @@ void DeviceKernel::start(double flops) { begin(Segment{Kind::kKernels, flops}); 
 
 void DeviceKernel::start_until(double date) { begin(Segment{Kind::kUntil, date}); }
 
+void DeviceKernel::start_hold(double seconds) { begin(Segment{Kind::kHold, seconds}); }
+
 void DeviceKernel::begin(Segment first) {
   catch_up(clock_now());
   running_ = true;

@@ -32,9 +32,10 @@ class DeviceKernel {
   // Speeds in FLOP/s; `precision`: FLOP below which nothing is left.
   void init(double idle_speed, double busy_speed, double precision);
   // Kernels of `flops` FLOP start now: a chain of one segment. start_until: a chain that first
-  // waits until `date`.
+  // waits until `date`; start_hold: one that first holds the stream for `seconds`.
   void start(double flops);
   void start_until(double date);
+  void start_hold(double seconds);
   // Appends to the chain kernels of `flops` FLOP, a hold of `seconds`, or a wait until `date`.
   void then_compute(double flops);
   void then_hold(double seconds);

@@ -131,16 +131,19 @@ void DeviceLoop::begin_compute(StreamState& st, TaskId wait) {
   chain_.clear();
   const double until = wait == kNoTask ? -1 : join_wait(dev_, streams_, wait, chain_);
   size_t j = st.next;
-  const double work = take_run(dev_, *st.order, &j, traced_);
+  const ComputeRun run = take_run(dev_, *st.order, &j, traced_);
   chain_.push_back({j, kNoTask, Stream::kCompute, 0});
   st.run_end = j;
   if (until >= 0) {
     dev_.kernel.start_until(until);
-    dev_.kernel.then_compute(work * kHostSpeed);
+    then_run(dev_.kernel, run);
     return;
   }
-  if (work <= 0) return end_compute(st);
-  dev_.kernel.start(work * kHostSpeed);
+  if (run.seconds <= 0) return end_compute(st);
+  if (run.host)
+    dev_.kernel.start_hold(run.seconds);
+  else
+    dev_.kernel.start(run.seconds * kHostSpeed);
 }
 
 void DeviceLoop::extend_running_chain() {

@@ -46,9 +46,9 @@ bool follow(DeviceRuntime& dev, DeviceStreams& streams, const std::vector<TaskId
   TaskId wait = kNoTask;
   if (!can_follow(dev, streams, order, *j, &wait)) return false;
   if (wait != kNoTask) dev.kernel.then_until(join_wait(dev, streams, wait, chain));
-  const double work = take_run(dev, order, j, false);
+  const ComputeRun run = take_run(dev, order, j, false);
   chain.push_back({*j, kNoTask, Stream::kCompute, 0});
-  dev.kernel.then_compute(work * kHostSpeed);
+  then_run(dev.kernel, run);
   return true;
 }
 
@@ -82,16 +82,23 @@ double join_wait(DeviceRuntime& dev, DeviceStreams& streams, TaskId wait, std::v
   return end;
 }
 
-double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single) {
+ComputeRun take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single) {
   const StageGraph& graph = *dev.stage->graph;
   const TaskRole role = graph.task(order[*j]).role;
-  double work = 0;
+  ComputeRun run{0, role == TaskRole::kHost};
   do {
-    work += graph.task(order[*j]).duration;
+    run.seconds += graph.task(order[*j]).duration;
     ++*j;
   } while (!single && *j < order.size() && !dev.stage->cross_stream_successor[order[*j - 1]] &&
            graph.task(order[*j]).role == role && preds_done(dev, order[*j], nullptr));
-  return work;
+  return run;
+}
+
+void then_run(DeviceKernel& kernel, ComputeRun run) {
+  if (run.host)
+    kernel.then_hold(run.seconds);
+  else
+    kernel.then_compute(run.seconds * kHostSpeed);
 }
 
 void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams, std::vector<ChainItem>& chain) {
@@ -114,9 +121,9 @@ void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams
     ++held.next;
     chain.push_back({0, t, stream, sent});
     dev.kernel.then_hold(hold);
-    const double work = take_run(dev, order, &j, false);
+    const ComputeRun run = take_run(dev, order, &j, false);
     chain.push_back({j, kNoTask, Stream::kCompute, 0});
-    dev.kernel.then_compute(work * kHostSpeed);
+    then_run(dev.kernel, run);
     compute.run_end = j;
   }
 }

@@ -35,9 +35,20 @@ struct ChainItem {
 
 using DeviceStreams = std::array<StreamState, kStreams>;
 
+// A run of compute-stream tasks of one role: their seconds on an idle device, and whether they are
+// the host's exposed time (TaskRole::kHost: the device idles while the host issues launches; the
+// host's CPU is not slowed by the device's transfers, so the run is a hold, not kernels).
+struct ComputeRun {
+  double seconds = 0;
+  bool host = false;
+};
+
 // Advances *j past the compute tasks of one role that can run back to back from order[*j] (only
-// order[*j] itself when `single`, for a traced device); returns their seconds on an idle device.
-double take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single);
+// order[*j] itself when `single`, for a traced device).
+ComputeRun take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single);
+
+// Appends `run` to the device's chain: kernels at the device's speed, or a hold for the host's time.
+void then_run(DeviceKernel& kernel, ComputeRun run);
 
 // Whether compute-order position j waits on nothing a chain cannot wait for without a wake:
 // each of its predecessors has finished or is the chain's, save at most one timed collective in

@@ -101,6 +101,23 @@ TEST_CASE("compute is slowed by the interference factor exactly while bytes move
   CHECK(replay_time(run, g) == Approx(T + 10e-3 - T / 1.2).epsilon(1e-9));
 }
 
+TEST_CASE("the host's exposed time is not slowed while bytes move", "[replay]") {
+  // The same 1 GB all-reduce (T = 10.004 ms) beside 20 ms of host time (a `host.launches` task: the
+  // device idles while the host issues launches). Interference 0.2 slows kernels, not the host's CPU:
+  // the task ends at 20 ms. (Stretched like a kernel it would end at T + 20 ms - T / 1.2 = 21.667 ms.)
+  RunSpec run = island_run(2, kBeta, kGoldenAlpha, 0.2);
+  run.strategy.tp = 2;
+  run.collectives["tp"] = "ring";
+  RunGraph g;
+  g.stages.emplace_back(0);
+  StageGraph& s = g.stages[0];
+  s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
+  Task host = compute(s, 20e-3, "host.launches");
+  host.role = TaskRole::kHost;
+  s.add(host);
+  CHECK(replay_time(run, g) == Approx(20e-3).epsilon(1e-9));
+}
+
 TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]") {
   // pp = 2, interference 0.5. Stage 0 computes 10 ms, then sends 1 byte. Stage 1 posts its
   // receive at t = 0, computes an unrelated 10 ms kernel meanwhile, then a 1 ms kernel that needs
