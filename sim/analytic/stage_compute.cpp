@@ -5,6 +5,7 @@
 #include "sim/analytic/host_time.hpp"
 #include "sim/analytic/layer_recompute.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/analytic/optimizer_time.hpp"
 #include "sim/model/optimizer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
@@ -91,8 +92,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(device.total());
   const double shard = zero_shard_fraction(device, s);
-  for (const Kernel& k : iteration_step(device, shard, shard_of(run), run.fp8.param_gather))
-    out.optimizer += kernel_time(k, run.platform.accelerator);
+  out.optimizer = optimizer_step_cost(run, device, shard).seconds;
   return out;
 }
 

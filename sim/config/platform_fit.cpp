@@ -1,25 +1,20 @@
 #include "sim/config/platform_fit.hpp"
 
+#include <string>
 #include <vector>
 
 #include "sim/core/text_list.hpp"
 
 namespace trainsim {
-namespace {
-
-std::string str(long long v) { return std::to_string(v); }
-
-}  // namespace
-
 std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
   const PlatformSpec& p = run.platform;
   if (p.max_devices > 0 && run.devices > p.max_devices)
-    return RuleViolation{"devices", "more devices than platform '" + p.name + "' models", str(run.devices),
-                         "an integer in 1.." + str(p.max_devices) + " (max_devices)"};
+    return RuleViolation{"devices", "more devices than platform '" + p.name + "' models", std::to_string(run.devices),
+                         "an integer in 1.." + std::to_string(p.max_devices) + " (max_devices)"};
   const TierSpec& outer = p.tiers.back();
   if (outer.domain_size > 0 && run.devices > outer.domain_size)
     return RuleViolation{"devices", "more devices than the outermost tier '" + outer.name + "' joins",
-                         str(run.devices), "an integer in 1.." + str(outer.domain_size) + " (its domain_size)"};
+                         std::to_string(run.devices), "an integer in 1.." + std::to_string(outer.domain_size) + " (its domain_size)"};
   const auto& peaks = p.accelerator.peak_flops;
   if (peaks.count(run.precision) == 0) {
     std::vector<std::string> have;
@@ -44,6 +39,13 @@ std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
                          "runs the router's backward GEMMs on fp32 operands (TF32), and accelerator '" +
                              p.accelerator.name + "' lists no tf32 or fp32 peak",
                          "fp32", "activation, or add a tf32 (or fp32) peak to the platform"};
+  if (run.strategy.offload == Offload::kOptimizer && (p.host_link_bandwidth <= 0 || p.host_memory_bandwidth <= 0))
+    return RuleViolation{"strategy.offload",
+                         "moves gradients and weights between device and host and runs the optimizer in host memory, "
+                         "and platform '" + p.name + "' gives no " +
+                             (p.host_link_bandwidth <= 0 ? "host_link_bandwidth" : "host_memory_bandwidth") +
+                             " to time that with",
+                         "optimizer", "none, or add host_link_bandwidth and host_memory_bandwidth to the platform"};
   return std::nullopt;
 }
 
@@ -62,11 +64,11 @@ std::optional<RuleViolation> whole_domains_violation(const RunSpec& run) {
     const std::string domains = t == 0 ? "nodes ('" + tier.name + "' domains)" : "'" + tier.name + "' domains";
     return RuleViolation{"devices",
                          "is not a whole number of " + domains + ": platform '" + p.name + "' joins " +
-                             str(size) + " devices per domain (" + key + "), so " + str(run.devices) +
-                             " devices would leave the last one with " + str(run.devices % size),
-                         str(run.devices),
-                         "a multiple of " + str(size) + " (e.g. " + str(run.devices / size * size) + " or " +
-                             str((run.devices / size + 1) * size) + "), or at most " + str(size) + " devices"};
+                             std::to_string(size) + " devices per domain (" + key + "), so " + std::to_string(run.devices) +
+                             " devices would leave the last one with " + std::to_string(run.devices % size),
+                         std::to_string(run.devices),
+                         "a multiple of " + std::to_string(size) + " (e.g. " + std::to_string(run.devices / size * size) + " or " +
+                             std::to_string((run.devices / size + 1) * size) + "), or at most " + std::to_string(size) + " devices"};
   }
   return std::nullopt;
 }

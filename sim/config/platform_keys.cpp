@@ -168,6 +168,17 @@ std::vector<KeyEntry<PlatformSpec>> platform_entries() {
       number_key<P>("host_slowdown", &P::host_slowdown, Need::kOptional, host_slowdown_range(),
                     "how many times longer the host CPU takes than a DGX H100's x86 host (Xeon Platinum 8480C) to "
                     "issue the same framework work; multiplies the framework's host costs (1 = as fast)"),
+      quantity_key<P>("host_link_bandwidth", &P::host_link_bandwidth, Quantity::kBandwidth, Need::kOptional,
+                      link_bandwidth_range(),
+                      "host <-> device link (PCIe) per device, per direction: optimizer offload moves gradients and "
+                      "weights over it; absent: runs with strategy.offload optimizer are refused"),
+      quantity_key<P>("host_memory_bandwidth", &P::host_memory_bandwidth, Quantity::kBandwidth, Need::kOptional,
+                      memory_bandwidth_range(),
+                      "host DRAM bandwidth per device (the node's over its devices): an offloaded optimizer step "
+                      "is bound by it; absent: runs with strategy.offload optimizer are refused"),
+      number_key<P>("host_efficiency", &P::host_efficiency, Need::kOptional, efficiency_range(),
+                    "fraction of host_link_bandwidth and host_memory_bandwidth the offloaded copies and CPU "
+                    "optimizer reach"),
       custom_key<P>("uncalibrated", Need::kOptional,
                     "a list of dotted key paths (`accelerator.gemm_efficiency`, `tiers.1.efficiency`), each naming a "
                     "value the file gives, each once",

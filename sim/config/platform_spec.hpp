@@ -108,6 +108,12 @@ struct PlatformSpec {
   // 8480C) to issue the same framework work: the frameworks' host costs (framework_spec.hpp) are
   // per that host, and are multiplied by this (1 = as fast).
   double host_slowdown = 1;
+  // The host side of one device, for optimizer offload (strategy.offload: optimizer), which moves
+  // gradients and weights over it and runs the optimizer step in host memory. 0 = not given: runs
+  // that offload are then refused on this platform.
+  BytesPerSecond host_link_bandwidth = 0;    // host <-> device (PCIe), per device and direction, bytes/s
+  BytesPerSecond host_memory_bandwidth = 0;  // host DRAM bandwidth per device (a node's / its devices), bytes/s
+  double host_efficiency = 1;                // fraction of both peaks the copies and the CPU optimizer reach
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
   std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
                                                     // of their maps: accelerator, then each tier)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/analytic/compute_time.hpp"
+#include "sim/analytic/optimizer_time.hpp"
 #include "sim/model/attention_ops.hpp"
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/expert_eager_ops.hpp"
@@ -157,12 +158,10 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   opt.role = TaskRole::kOptimizer;
   opt.kernel_class = KernelClass::kOptimizer;
   opt.label = graph.label("optimizer.step");
-  for (const auto& kernel : iteration_step(stage_params, shard, sh, run.fp8.param_gather)) {
-    const Task t = to_task(kernel, run, graph, TaskRole::kOptimizer);
-    opt.flops += t.flops;
-    opt.bytes += t.bytes;
-    opt.duration += t.duration;
-  }
+  const StepCost step = optimizer_step_cost(run, stage_params, shard);
+  opt.flops = step.flops;
+  opt.bytes = step.bytes;
+  opt.duration = step.seconds;
   k.optimizer = opt;
   k.dense_layer_params = params_of_layer(run, first_layer_of_kind(m, false));
   k.moe_layer_params = params_of_layer(run, first_layer_of_kind(m, true));

@@ -210,12 +210,17 @@ std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace&
   std::vector<int> zeros;
   for (int z = 0; z <= 3; ++z)
     if (space.admits("zero_stage", z) && (g.dp > 1 || zeros.empty())) zeros.push_back(z);
-  // Optimizer offload only when asked for: neither the replay nor the formulas charge its PCIe
-  // transfers and host optimizer step yet, so by default it would look free.
+  // Optimizer offload only when asked for (it doubles the space, and is a choice for runs that do not
+  // fit otherwise); its PCIe copies and host step need the platform's host figures.
   std::vector<Offload> offloads;
   for (Offload o : {Offload::kNone, Offload::kOptimizer})
     if (space.restricted("offload") ? space.admits("offload", std::string(offload_name(o))) : o == Offload::kNone)
       offloads.push_back(o);
+  const PlatformSpec& p = base.platform;
+  if (!offloads.empty() && offloads.back() == Offload::kOptimizer && (p.host_link_bandwidth <= 0 || p.host_memory_bandwidth <= 0))
+    throw UserError("search: --space offload=optimizer: platform '" + p.name +
+                    "' gives no host_link_bandwidth / host_memory_bandwidth to time the offloaded step with; valid: "
+                    "offload=none, or add both to the platform");
   std::vector<InnerChoice> out;
   for (int zero : zeros)
     for (Offload offload : offloads)

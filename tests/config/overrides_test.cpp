@@ -59,7 +59,8 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   const ConfigError mid = config_error([] { (void)load_run(tiny_run(), {"platform.accelerater.name=x"}); });
   CHECK(mid.key_path() == "accelerater");
   CHECK_THAT(mid.what(),
-             Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices, host_slowdown, uncalibrated"));
+             Catch::EndsWith("valid: name, description, accelerator, tiers, max_devices, host_slowdown, "
+                             "host_link_bandwidth, host_memory_bandwidth, host_efficiency, uncalibrated"));
   // tiny-cluster has two tiers: indices 0 and 1.
   const ConfigError index = config_error([] { (void)load_run(tiny_run(), {"platform.tiers.2.latency=1us"}); });
   CHECK(index.key_path() == "tiers.2");
