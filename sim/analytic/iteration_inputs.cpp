@@ -143,6 +143,7 @@ void set_compute(const StageCompute& c, StageInputs& st) {
   st.weight_grad = c.weight_grad;
   st.recompute = c.recompute;
   st.optimizer = c.optimizer;
+  st.offloaded_step = c.offloaded_step;
   st.deferred_wgrad = c.deferred_wgrad;
 }
 

@@ -56,7 +56,9 @@ struct StageInputs {
   double backward_input = 0;   // Bi: input-gradient kernels per micro-batch
   double weight_grad = 0;      // W: weight-gradient kernels (and unfused accumulation) per micro-batch
   double recompute = 0;        // R: re-run forward kernels per micro-batch
-  double optimizer = 0;        // optimizer step, once per iteration
+  double optimizer = 0;        // optimizer step's kernels, once per iteration
+  double offloaded_step = 0;   // an offloaded step's host side (PCIe copies, CPU Adam), once per iteration:
+                               // not device compute, so theta's compute_scale leaves it alone
   double deferred_wgrad = 0;   // output-layer weight gradients run in the flush, once per iteration
   double grad_checks = 0;      // per-bucket norm / scaling kernels, once per iteration (sim/graph/grad_checks.hpp)
   double tp_exposed = 0;       // TP collectives the next kernel waits for, per micro-batch

@@ -208,14 +208,14 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
     double last = pipeline - head_start + checks_from[static_cast<size_t>(s)];
     if (st.deferred_wgrad > 0) last = std::max(last, pipeline - drain + th.compute_scale * st.deferred_wgrad);
-    const double end = e.sum() + last + th.compute_scale * st.optimizer;
+    const double end = e.sum() + last + th.compute_scale * st.optimizer + st.offloaded_step;
     out.iteration_time = std::max(out.iteration_time, end);
     drain += (w.backward + w.recompute) / in.shape.virtual_stages;
   }
   for (int s = 0; s < p; ++s) {
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
     out.stages.push_back(stage_terms(work[static_cast<size_t>(s)], edges[static_cast<size_t>(s)], m,
-                                     th.compute_scale * st.optimizer,
+                                     th.compute_scale * st.optimizer + st.offloaded_step,
                                      th.compute_scale * (st.deferred_wgrad + st.grad_checks), out.iteration_time));
     for (int k = 0; k < kIterationTerms; ++k) out.mean[static_cast<size_t>(k)] += out.stages.back().terms[static_cast<size_t>(k)] / p;
   }

@@ -38,8 +38,9 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
   o << "H" << k << " = " << symbol_text(st.tp_hidden + st.cp_hidden + st.ep_hidden) << " + s_dp*" << symbol_text(st.zero3_hidden)
     << (in.overlap_pp && in.shape.stages > 1 ? " + 2*v*" + symbol_text(st.pp_hop) : std::string())
     << "  # comm beside compute per micro-batch, s\n";
-  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << " = " << symbol_text(st.pp_hop) << ", "
-    << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer) << "\n";
+  o << "hop" << k << ", DP" << k << ", AG" << k << ", OPT" << k << ", OFF" << k << " = " << symbol_text(st.pp_hop)
+    << ", " << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer)
+    << ", " << symbol_text(st.offloaded_step) << "  # OFF: an offloaded step's host side, s\n";
   o << "K" << k << " = " << symbol_text(st.grad_checks) << "  # per-bucket gradient kernels (in the last backward with overlap), s\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
@@ -83,7 +84,7 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
                         : "s_dp*DP" + k)
       << "\n";
     o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
-      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k
+      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << " + OFF" << k
       << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
     const bool on_drain = in.grad_checks_on_drain();
     for (int q = s; q < (on_drain ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;

@@ -92,7 +92,9 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
   const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep);
   out.params = static_cast<double>(device.total());
   const double shard = zero_shard_fraction(device, s);
-  out.optimizer = optimizer_step_cost(run, device, shard).seconds;
+  const StepCost step = optimizer_step_cost(run, device, shard);
+  out.optimizer = step.device;
+  out.offloaded_step = step.host;
   return out;
 }
 

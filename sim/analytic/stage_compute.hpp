@@ -13,7 +13,8 @@ struct StageCompute {
   // Per micro-batch, seconds. forward and backward_input include the host time the framework
   // leaves exposed in those passes (sim/analytic/host_time.hpp; 0 without a framework).
   double forward = 0, backward_input = 0, weight_grad = 0, recompute = 0;
-  double optimizer = 0;   // per iteration, seconds
+  double optimizer = 0;   // per iteration, seconds: the step's kernels on the device
+  double offloaded_step = 0;  // per iteration, seconds: the device waiting for an offloaded step's host side
   // Per iteration, seconds: the output layer's weight gradients deferred to the pipeline flush
   // (strategy.defer_output_wgrad), taken out of weight_grad's per-micro-batch mean.
   double deferred_wgrad = 0;

@@ -151,7 +151,8 @@ Command search_command() {
       "overlap switches and mesh order. Strategies that do not fit in device memory (each stage's exact peak) are\n"
       "rejected; the rest are ranked by the formulas, pruning with a lower bound that keeps the best k exact.\n"
       "Strategies with equal formula times are listed once (+N equal). Optimizer offload is searched only when\n"
-      "--space offload=none,optimizer asks: its time cost is not modelled yet.\n"
+      "--space offload=none,optimizer asks (timed as DeepSpeed's ZeRO-Offload; needs the platform's\n"
+      "host_link_bandwidth and host_memory_bandwidth).\n"
       "Exit status: 0 found; 2 bad input, or no strategy fits (naming the closest and how far over it is).";
   spec.max_positionals = 0;
   return {spec, run_search};

@@ -161,7 +161,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   const StepCost step = optimizer_step_cost(run, stage_params, shard);
   opt.flops = step.flops;
   opt.bytes = step.bytes;
-  opt.duration = step.seconds;
+  opt.duration = step.device + step.host;
   k.optimizer = opt;
   k.dense_layer_params = params_of_layer(run, first_layer_of_kind(m, false));
   k.moe_layer_params = params_of_layer(run, first_layer_of_kind(m, true));

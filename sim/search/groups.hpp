@@ -1,6 +1,6 @@
 // The search space as groups: a compute group fixes every knob that sets a stage's compute and
 // activations (degrees, micro-batch, schedule and virtual stages, SP, recompute policy); inside it,
-// the knobs that only move communication and model-state memory (ZeRO stage, offload, TP overlap,
+// the knobs that only move communication, the optimizer step and model-state memory (ZeRO stage, offload, TP overlap,
 // ZeRO prefetch, mesh order: each needs its own input extraction) and two flags the formulas read
 // directly (DP-reduction and PP overlap). The search bounds a group once and expands it only when
 // the bound leaves room (sim/search/search.cpp).

@@ -4,8 +4,8 @@
 // it to those values and `--fix knob=v` to one. Two exceptions: mesh_order takes by default only
 // the two orders Megatron-LM builds (parallel_state.initialize_model_parallel: order
 // "tp-cp-ep-dp-pp", and "tp-cp-ep-pp-dp" with --use-tp-pp-dp-mapping; `--space mesh_order=all`
-// takes all 24), and offload stays none unless the space names it: its time cost (PCIe
-// transfers, the host optimizer step) is not modelled yet, so it would rank as free.
+// takes all 24), and offload stays none unless the space names it (it doubles the space; its time,
+// sim/analytic/optimizer_time.hpp, needs the platform's host figures).
 #pragma once
 #include <map>
 #include <string>
