@@ -83,12 +83,10 @@ TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
   CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kGoldenAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
 }
 
-TEST_CASE("compute is slowed by the interference factor exactly while bytes move", "[replay]") {
-  // A 10 ms kernel starts with a 1 GB all-reduce (2 devices, ring, bulk: one 1 GB flow at
-  // 100 GB/s = 10 ms plus 2 alpha for its 2 steps: T = 10.004 ms). With interference 0.2 the
-  // kernel runs at 1/1.2 of its speed while the bytes move: by T it has done T/1.2 = 8.3367 ms of
-  // its work, and the remaining 10 - T/1.2 ms run at full speed, so it ends at
-  // T + 10 ms - T/1.2 = 11.6673 ms (not 12 ms: the slowdown stops when the transfer does).
+namespace {
+// Two devices on the island, tp 2, interference 0.2: a 1 GB ring all-reduce (bulk: one 1 GB flow at
+// 100 GB/s = 10 ms plus 2 alpha for its 2 steps: T = 10.004 ms) beside one compute-stream task.
+double beside_all_reduce(Task (*make)(StageGraph&)) {
   RunSpec run = island_run(2, kBeta, kGoldenAlpha, 0.2);
   run.strategy.tp = 2;
   run.collectives["tp"] = "ring";
@@ -96,26 +94,30 @@ TEST_CASE("compute is slowed by the interference factor exactly while bytes move
   g.stages.emplace_back(0);
   StageGraph& s = g.stages[0];
   s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
-  s.add(compute(s, 10e-3));
-  const double T = 1e9 / kBeta + 2 * kGoldenAlpha;
-  CHECK(replay_time(run, g) == Approx(T + 10e-3 - T / 1.2).epsilon(1e-9));
+  s.add(make(s));
+  return replay_time(run, g);
+}
+constexpr double kAllReduceT = 1e9 / kBeta + 2 * kGoldenAlpha;
+}  // namespace
+
+TEST_CASE("compute is slowed by the interference factor exactly while bytes move", "[replay]") {
+  // A 10 ms kernel beside the all-reduce runs at 1/1.2 of its speed while the bytes move: by T it
+  // has done T/1.2 = 8.3367 ms of its work, and the remaining 10 - T/1.2 ms run at full speed, so it
+  // ends at T + 10 ms - T/1.2 = 11.6673 ms (not 12 ms: the slowdown stops when the transfer does).
+  const double end = beside_all_reduce([](StageGraph& s) { return compute(s, 10e-3); });
+  CHECK(end == Approx(kAllReduceT + 10e-3 - kAllReduceT / 1.2).epsilon(1e-9));
 }
 
 TEST_CASE("the host's exposed time is not slowed while bytes move", "[replay]") {
-  // The same 1 GB all-reduce (T = 10.004 ms) beside 20 ms of host time (a `host.launches` task: the
-  // device idles while the host issues launches). Interference 0.2 slows kernels, not the host's CPU:
-  // the task ends at 20 ms. (Stretched like a kernel it would end at T + 20 ms - T / 1.2 = 21.667 ms.)
-  RunSpec run = island_run(2, kBeta, kGoldenAlpha, 0.2);
-  run.strategy.tp = 2;
-  run.collectives["tp"] = "ring";
-  RunGraph g;
-  g.stages.emplace_back(0);
-  StageGraph& s = g.stages[0];
-  s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
-  Task host = compute(s, 20e-3, "host.launches");
-  host.role = TaskRole::kHost;
-  s.add(host);
-  CHECK(replay_time(run, g) == Approx(20e-3).epsilon(1e-9));
+  // 20 ms of host time (a `host.launches` task: the device idles while the host issues launches)
+  // beside the all-reduce. Interference slows kernels, not the host's CPU: the task ends at 20 ms.
+  // (Stretched like a kernel it would end at T + 20 ms - T / 1.2 = 21.667 ms.)
+  const double end = beside_all_reduce([](StageGraph& s) {
+    Task host = compute(s, 20e-3, "host.launches");
+    host.role = TaskRole::kHost;
+    return host;
+  });
+  CHECK(end == Approx(20e-3).epsilon(1e-9));
 }
 
 TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]") {
