@@ -22,7 +22,8 @@
 // All of it runs one after the other with the device's compute stream waiting (DeepSpeed's overlap_comm,
 // which moves the copies off it, defaults to true only for ZeRO-3; not modelled), and is charged after
 // the backward (the per-micro-step copies happen inside the backward passes; for a run whose compute
-// stream is busy throughout, the sum is the same). Megatron-Core's --optimizer-cpu-offload moves other
+// stream is busy throughout, the sum is the same). ZeRO-3's offload (stage3.py, overlap_comm on by default)
+// is charged the same bytes without that overlap: an upper bound. Megatron-Core's --optimizer-cpu-offload moves other
 // bytes (fp32 weights back, no per-micro-step copies) and is not modelled apart. FP8 weight
 // re-quantization (iteration_step's other kernels) stays on the device.
 #pragma once
