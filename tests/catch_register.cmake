@@ -8,11 +8,16 @@ execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only
 if(listed LESS 0)
   message(FATAL_ERROR "cannot list the tests of ${TEST_EXECUTABLE}: ${listing}")
 endif()
-# Test cases tagged [heavy] get the CTest label `heavy` (scripts/test.sh leaves them out unless --full).
-execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only "[heavy]"
-                OUTPUT_VARIABLE heavy_listing WORKING_DIRECTORY "${TEST_WORKING_DIR}")
-string(REPLACE ";" "@TRAINSIM_SEMICOLON@" heavy_listing "${heavy_listing}")
-string(REPLACE "\n" ";" heavy_lines "${heavy_listing}")
+# Test cases tagged [heavy] or [release_only] get that CTest label: scripts/test.sh leaves `heavy` out
+# unless --full, and `release_only` out of the sanitizer run (long output-equality checks whose code the
+# sanitizers see in smaller tests).
+set(label_tags heavy release_only)
+foreach(tag IN LISTS label_tags)
+  execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-names-only "[${tag}]"
+                  OUTPUT_VARIABLE tag_listing WORKING_DIRECTORY "${TEST_WORKING_DIR}")
+  string(REPLACE ";" "@TRAINSIM_SEMICOLON@" tag_listing "${tag_listing}")
+  string(REPLACE "\n" ";" ${tag}_lines "${tag_listing}")
+endforeach()
 set(semicolon "@TRAINSIM_SEMICOLON@")
 string(REPLACE ";" "${semicolon}" listing "${listing}")
 string(REPLACE "\n" ";" lines "${listing}")
@@ -31,8 +36,14 @@ foreach(line IN LISTS lines)
   string(REGEX REPLACE "([][\\\\,\"*~])" "\\\\\\1" spec "${name}")
   string(APPEND script "add_test([==[${name}]==] [==[${TEST_EXECUTABLE}]==] [==[${spec}]==] --warn NoTests)\n")
   string(APPEND script "set_tests_properties([==[${name}]==] PROPERTIES WORKING_DIRECTORY [==[${TEST_WORKING_DIR}]==])\n")
-  if(line IN_LIST heavy_lines)
-    string(APPEND script "set_tests_properties([==[${name}]==] PROPERTIES LABELS heavy)\n")
+  set(labels "")
+  foreach(tag IN LISTS label_tags)
+    if(line IN_LIST ${tag}_lines)
+      list(APPEND labels ${tag})
+    endif()
+  endforeach()
+  if(labels)
+    string(APPEND script "set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${labels}\")\n")
   endif()
   math(EXPR count "${count} + 1")
 endforeach()

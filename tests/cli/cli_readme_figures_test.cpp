@@ -149,7 +149,7 @@ TEST_CASE("docs/sweep/default-bandwidth.md is what the README's command writes t
   std::remove(md.c_str());
 }
 
-TEST_CASE("the README's co-design tables (sweep --search) are this build's", "[cli]") {
+TEST_CASE("the README's co-design tables (sweep --search) are this build's", "[cli][release_only]") {
   check_codesign_table("--vary platform.tiers.1.bandwidth=25Gbps,50Gbps,100Gbps,200Gbps,400Gbps", "readme_codesign_ib.csv");
   check_codesign_table("--vary devices=8,16,32,64", "readme_codesign_devices.csv");
 }

@@ -115,7 +115,7 @@ TEST_CASE("the search's lower bound never exceeds the time of a strategy of its 
   require_matches_exhaustive(dense_base(8), IterationTheta{});
 }
 
-TEST_CASE("the search's top k equal the exhaustive top k with expert parallelism in the space", "[search]") {
+TEST_CASE("the search's top k equal the exhaustive top k with expert parallelism in the space", "[search][release_only]") {
   require_matches_exhaustive(moe_base(), IterationTheta{});
 }
 
@@ -241,7 +241,8 @@ TEST_CASE("a strategy that recomputes more layers than memory needs still enters
   CHECK(both);
 }
 
-TEST_CASE("with 10 layers the search interleaves over uneven stages and still matches the exhaustive top k", "[search]") {
+TEST_CASE("with 10 layers the search interleaves over uneven stages and still matches the exhaustive top k",
+          "[search][release_only]") {
   // 10 layers over pp 4 x v 2 cannot be split evenly (10 mod 8 != 0); first/last stage layers that
   // are 0 or multiples of 2 up to ceil(10/4) + 1 leave e.g. stages of 2, 2, 2, 4.
   const RunSpec base = dense_base(10);
