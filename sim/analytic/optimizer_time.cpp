@@ -43,7 +43,7 @@ StepCost optimizer_step_cost(const RunSpec& run, const ParamCount& device, doubl
     for (const Kernel& k : iteration_step(device, shard, shard_of(run), run.fp8.param_gather)) add(cost, k, acc);
     return cost;
   }
-  add(cost, optimizer_step(params, shard).front(), acc);  // the gradient norm, on the device
+  add(cost, grad_norm_kernel(params * shard), acc);  // the gradient norm stays on the device
   const double linear = static_cast<double>(device.linear());
   for (const Kernel& k : weight_quantize_kernels(linear, shard_of(run), run.fp8.param_gather)) add(cost, k, acc);
   cost.host = offloaded_step(params * shard, static_cast<double>(run.microbatches()), run.platform).total();

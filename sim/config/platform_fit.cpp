@@ -39,7 +39,7 @@ std::optional<RuleViolation> platform_fit_violation(const RunSpec& run) {
                          "runs the router's backward GEMMs on fp32 operands (TF32), and accelerator '" +
                              p.accelerator.name + "' lists no tf32 or fp32 peak",
                          "fp32", "activation, or add a tf32 (or fp32) peak to the platform"};
-  if (run.strategy.offload == Offload::kOptimizer && (p.host_link_bandwidth <= 0 || p.host_memory_bandwidth <= 0))
+  if (run.strategy.offload == Offload::kOptimizer && !p.gives_host_side())
     return RuleViolation{"strategy.offload",
                          "moves gradients and weights between device and host and runs the optimizer in host memory, "
                          "and platform '" + p.name + "' gives no " +

@@ -114,6 +114,8 @@ struct PlatformSpec {
   BytesPerSecond host_link_bandwidth = 0;    // host <-> device (PCIe), per device and direction, bytes/s
   BytesPerSecond host_memory_bandwidth = 0;  // host DRAM bandwidth per device (a node's / its devices), bytes/s
   double host_efficiency = 1;                // fraction of both peaks the copies and the CPU optimizer reach
+  // Whether both host figures are given, so that an offloaded optimizer step can be timed.
+  [[nodiscard]] bool gives_host_side() const { return host_link_bandwidth > 0 && host_memory_bandwidth > 0; }
   std::vector<UncalibratedParameter> uncalibrated;  // parameters no measurement supports
   std::vector<DefaultedKey> defaulted;              // keys left out that took their default (in file order
                                                     // of their maps: accelerator, then each tier)

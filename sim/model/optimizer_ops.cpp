@@ -5,13 +5,18 @@
 
 namespace trainsim {
 
-std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction) {
-  const double params = params_on_device * zero_sharded_fraction;
+Kernel grad_norm_kernel(double params) {
   Kernel norm;
   norm.name = "optimizer.grad_norm";
   norm.cls = KernelClass::kElementwise;
   norm.flops = 2 * params;
   norm.bytes = kGradNormBytesPerParam * params;
+  return norm;
+}
+
+std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction) {
+  const double params = params_on_device * zero_sharded_fraction;
+  const Kernel norm = grad_norm_kernel(params);
   Kernel adam;
   adam.name = "optimizer.adam";
   adam.cls = KernelClass::kOptimizer;

@@ -23,6 +23,9 @@ inline constexpr double kAdamFlopsPerParam = 12;
 // Gradient-norm (clipping) pass: reads the fp32 gradient once, square-and-add per element.
 inline constexpr double kGradNormBytesPerParam = 4;
 
+// The gradient-norm (clipping) pass over `params` parameters: optimizer.grad_norm (kElementwise).
+[[nodiscard]] Kernel grad_norm_kernel(double params);
+
 // [optimizer.grad_norm (kElementwise), optimizer.adam (kOptimizer)] over
 // params_on_device × zero_sharded_fraction parameters (fraction = 1, or 1/N under ZeRO >= 1).
 [[nodiscard]] std::vector<Kernel> optimizer_step(double params_on_device, double zero_sharded_fraction);

@@ -140,10 +140,7 @@ void DeviceLoop::begin_compute(StreamState& st, TaskId wait) {
     return;
   }
   if (run.seconds <= 0) return end_compute(st);
-  if (run.host)
-    dev_.kernel.start_hold(run.seconds);
-  else
-    dev_.kernel.start(run.seconds * kHostSpeed);
+  start_run(dev_.kernel, run);
 }
 
 void DeviceLoop::extend_running_chain() {

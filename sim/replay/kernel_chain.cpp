@@ -101,6 +101,13 @@ void then_run(DeviceKernel& kernel, ComputeRun run) {
     kernel.then_compute(run.seconds * kHostSpeed);
 }
 
+void start_run(DeviceKernel& kernel, ComputeRun run) {
+  if (run.host)
+    kernel.start_hold(run.seconds);
+  else
+    kernel.start(run.seconds * kHostSpeed);
+}
+
 void extend_chain(ReplayContext& ctx, DeviceRuntime& dev, DeviceStreams& streams, std::vector<ChainItem>& chain) {
   StreamState& compute = streams[0];
   const std::vector<TaskId>& order = *compute.order;

@@ -47,8 +47,10 @@ struct ComputeRun {
 // order[*j] itself when `single`, for a traced device).
 ComputeRun take_run(const DeviceRuntime& dev, const std::vector<TaskId>& order, size_t* j, bool single);
 
-// Appends `run` to the device's chain: kernels at the device's speed, or a hold for the host's time.
+// Appends `run` to the device's chain (then_run) or begins a chain with it (start_run): kernels at
+// the device's speed, or a hold for the host's time.
 void then_run(DeviceKernel& kernel, ComputeRun run);
+void start_run(DeviceKernel& kernel, ComputeRun run);
 
 // Whether compute-order position j waits on nothing a chain cannot wait for without a wake:
 // each of its predecessors has finished or is the chain's, save at most one timed collective in

@@ -217,7 +217,7 @@ std::vector<InnerChoice> inner_choices(const ComputeGroup& g, const SearchSpace&
     if (space.restricted("offload") ? space.admits("offload", std::string(offload_name(o))) : o == Offload::kNone)
       offloads.push_back(o);
   const PlatformSpec& p = base.platform;
-  if (!offloads.empty() && offloads.back() == Offload::kOptimizer && (p.host_link_bandwidth <= 0 || p.host_memory_bandwidth <= 0))
+  if (!offloads.empty() && offloads.back() == Offload::kOptimizer && !p.gives_host_side())
     throw UserError("search: --space offload=optimizer: platform '" + p.name +
                     "' gives no host_link_bandwidth / host_memory_bandwidth to time the offloaded step with; valid: "
                     "offload=none, or add both to the platform");
