@@ -88,7 +88,11 @@ double pipeline_bubble(const IterationInputs& in, const std::vector<StageWork>& 
     mean.weight_grad = th_compute * w_total * scale;
     mean.backward_input -= mean.weight_grad;
   }
-  return in.schedule->bubble(in.shape, mean) + 2.0 * (p - 1) * hop / p;
+  // The fill and drain wait for the schedule's hops (2(p-1), or 2(pv-1) interleaved) when sends run
+  // beside compute; blocking sends are in every stage's pass times (pp_wait), which the bubble above
+  // already takes.
+  const int hops = in.overlap_pp ? in.schedule->fill_drain_hops(in.shape) : 0;
+  return in.schedule->bubble(in.shape, mean) + hops * hop / p;
 }
 
 // What happens once per iteration around the pipeline on one stage, seconds.

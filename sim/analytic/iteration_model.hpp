@@ -7,7 +7,9 @@
 // Per stage s, with m micro-batches, v chunks, per-micro-batch compute F_s, Bi_s, W_s, R_s and
 // exposed communication e_s (TP, CP, EP, ZeRO-3):
 //   t_s      = c (F_s + Bi_s + W_s + R_s) + e_s + kappa i h_s        (h_s: comm beside compute)
-//   pipeline = m max_s t_s + b [bubble_schedule(p, m, v; mean chunk pass times) + 2 (p-1) hop]
+//   pipeline = m max_s t_s + b [bubble_schedule(p, m, v; mean chunk pass times) + H hop]
+//              (H: the schedule's fill-and-drain hops, 2(p-1) or 2(pv-1) interleaved, with asynchronous
+//              sends; 0 with blocking ones, whose waits are in t_s)
 //   end_s    = pipeline - s (Bi + W + R)_chunk + c sum_{q >= s} K_q + DP_exposed_s + optimizer_s
 //              (K_q: stage q's per-bucket gradient kernels, in its last backward with the overlapped
 //              reduction, where they delay the drain; without it only K_s, after the backward)

@@ -131,8 +131,10 @@ std::string symbolic_iteration(const IterationInputs& in, const IterationTheta& 
       << "W = " << (split_w ? "c*(" + sum_w + ")/((p - 1)*v)" : std::string("0")) << "\n"
       << "Bi = (" << sum_t << ")/((p - 1)*v) - F - W\n";
   }
+  // Blocking sends are in each t_s (pp_wait); asynchronous ones add the fill and drain's hops.
+  const std::string hop_term = in.overlap_pp ? " + " + in.schedule->hops_sympy + "*(" + hops + ")/p" : "";
   o << "pipeline = m*Max(" << ts << ")"
-    << (p > 1 ? " + b*(" + in.schedule->bubble_sympy + " + 2*(p - 1)*(" + hops + ")/p)" : std::string()) << "\n";
+    << (p > 1 ? " + b*(" + in.schedule->bubble_sympy + hop_term + ")" : std::string()) << "\n";
   end_lines(o, in);
   return o.str();
 }

@@ -65,6 +65,10 @@ double flush_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
   return (s.stages - 1) * (t.forward + t.backward_input + t.weight_grad);
 }
 
+int flush_hops(const PipelineShape& s) { return 2 * (s.stages - 1); }
+// One stage keeps its chunks' activations on the device: no hop at all.
+int interleaved_hops(const PipelineShape& s) { return s.stages > 1 ? 2 * (s.stages * s.virtual_stages - 1) : 0; }
+
 double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
   const int deferred = std::min(s.microbatches, s.stages) - 1;
   return (s.stages - 1) * (t.forward + t.backward_input) - deferred * t.weight_grad;
@@ -74,11 +78,14 @@ double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
 
 const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
   static const std::vector<ScheduleClosedForm> all = {
-      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, flush_bubble, "(p - 1)*(F + Bi + W)"},
-      {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)"},
-      {"interleaved", interleaved_warmup, interleaved_peak, interleaved_chunk_peak, flush_bubble, "(p - 1)*(F + Bi + W)"},
+      {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, flush_bubble, "(p - 1)*(F + Bi + W)",
+       flush_hops, "2*(p - 1)"},
+      {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)", flush_hops,
+       "2*(p - 1)"},
+      {"interleaved", interleaved_warmup, interleaved_peak, interleaved_chunk_peak, flush_bubble, "(p - 1)*(F + Bi + W)",
+       interleaved_hops, "2*(p*v - 1)"},
       {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, zb_h1_bubble,
-       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W", true},
+       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W", flush_hops, "2*(p - 1)", true},
   };
   return all;
 }

@@ -38,6 +38,13 @@ struct ScheduleClosedForm {
   double (*bubble)(const PipelineShape&, const ChunkPassTimes& t) = nullptr;
   // The same bubble in SymPy syntax, in the symbols p, m, v, F, Bi, W.
   std::string bubble_sympy;
+  // Pipeline hops the fill and drain wait for when each message between stages takes a latency L
+  // and is delivered while both stages compute (asynchronous p2p): the makespan grows by hops x L.
+  // A micro-batch's first forward crosses every boundary between consecutive model chunks, and its
+  // last backward crosses them back: 2(p-1) without chunks, 2(pv-1) with v chunks per stage (the
+  // hops from stage p-1 back to stage 0 between chunks included); none with one stage.
+  int (*fill_drain_hops)(const PipelineShape&) = nullptr;
+  std::string hops_sympy;  // the same in the symbols p, v
   // The last weight gradients run in passes of their own after the stage's last input gradient went
   // back (zb-h1), so what completes them does not hold up the pipeline's drain.
   bool weight_grads_off_drain = false;

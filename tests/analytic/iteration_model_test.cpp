@@ -52,6 +52,23 @@ TEST_CASE("ZB-H1 bubble: (p-1)(F+Bi-W)", "[analytic][iteration]") {
   CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(13));
 }
 
+// Interleaved, p 2, v 2, m 4, each stage F 1 and Bi 1 per micro-batch (0.5 each per chunk), a hop
+// of 0.01 s, no interference. Asynchronous sends: m max t + (p-1)(F+B) per chunk + 2(pv-1) hops =
+// 8 + 1 + 6 x 0.01 = 9.06. Blocking sends wait in every pass instead: each stage sends 2v - 1 = 3
+// times per micro-batch, t = 2.03, and the fill and drain run through the other stage's passes with
+// their waits: 4 x 2.03 + (0.5 + 0.5 + 0.03 / 2) = 9.135, with no hops on top.
+TEST_CASE("interleaved fill and drain wait for 2(pv-1) hops with asynchronous sends, none more with blocking ones",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(2, 4, "interleaved");
+  in.shape.virtual_stages = 2;
+  in.comm_interference = 0;
+  for (auto& s : in.stages) s.forward = 1, s.backward_input = 1, s.pp_hop = 0.01;
+  in.overlap_pp = true;
+  CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(9.06));
+  in.overlap_pp = false;
+  CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(9.135));
+}
+
 // One stage, m 2, F 1, Bi 1; DP reduction 5 in buckets, the first ready at the start of the last
 // backward (5 left, the whole backward of 1 ahead), the last 1 ready at its end. With overlap:
 // exposed max(5 - 1, 1 - 0) = 4; without overlap all 5.

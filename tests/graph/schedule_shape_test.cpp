@@ -129,3 +129,40 @@ TEST_CASE("closed-form bubble equals the idle time of the event evaluation of th
     }
   }
 }
+
+// A message between stages that takes a latency L, delivered while both stages compute: the event
+// evaluation's makespan grows by L for every hop on the fill-and-drain path, 2(p-1) without chunks
+// and 2(pv-1) with v chunks (a micro-batch's first forward crosses all pv-1 chunk boundaries, the
+// wrap from stage p-1 to stage 0 included, and its last backward crosses them back). L is small
+// beside every pass. This holds where the steady state leaves the stages slack: GPipe, and
+// interleaving (its warm-up runs 2(p-s-1) forwards beyond 1F1B's). Plain 1F1B and ZB-H1 with
+// exactly equal stages have none (stage p-1's F, B pairs wait on stage p-2 and back), so every
+// micro-batch adds latency there; a real pipeline's last stage, with the output layer and loss, is
+// the slowest and gives the others that slack (the replay's hops: tests/cli/cli_estimate_test).
+TEST_CASE("closed-form fill-and-drain hops equal the makespan's growth per unit of p2p latency", "[schedule][strategy]") {
+  const std::vector<ChunkPassTimes> costs = {{1.0, 1.0, 1.0}, {1.0, 2.0, 0.0}, {2.0, 3.0, 0.5}};
+  const double latency = 1e-3;
+  for (const ScheduleInfo& schedule : schedules()) {
+    const ScheduleClosedForm& form = find_schedule_closed_form(schedule.name);
+    for (const PipelineShape& shape : shapes_for(schedule)) {
+      if (schedule.name != "gpipe" && shape.virtual_stages == 1) continue;  // no slack (above)
+      for (const ChunkPassTimes& t : costs) {
+        INFO(schedule.name << " p " << shape.stages << " m " << shape.microbatches << " v " << shape.virtual_stages
+                           << " F " << t.forward << " Bi " << t.backward_input << " W " << t.weight_grad);
+        const ScheduleParams params{shape.stages, shape.microbatches, shape.virtual_stages};
+        const StepDurations d{t.forward, t.backward_input, t.weight_grad};
+        const double free = evaluate_schedule(schedule, params, d).makespan;
+        const double slow = evaluate_schedule(schedule, params, d, latency).makespan;
+        CHECK(slow - free == Approx(form.fill_drain_hops(shape) * latency).margin(1e-9));
+      }
+    }
+  }
+}
+
+// Worked by hand: p 4, v 3: 2(4 x 3 - 1) = 22 hops interleaved; 2(4 - 1) = 6 for 1F1B.
+TEST_CASE("interleaving multiplies the fill-and-drain hops by the chunks", "[schedule][strategy]") {
+  CHECK(find_schedule_closed_form("interleaved").fill_drain_hops({4, 8, 3}) == 22);
+  CHECK(find_schedule_closed_form("interleaved").fill_drain_hops({4, 8, 1}) == 6);
+  CHECK(find_schedule_closed_form("1f1b").fill_drain_hops({4, 8, 1}) == 6);
+  CHECK(find_schedule_closed_form("interleaved").hops_sympy == "2*(p*v - 1)");
+}
