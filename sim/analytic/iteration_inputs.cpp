@@ -28,7 +28,10 @@ namespace {
 
 struct TpCosts {
   double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
-  bool overlap = false;           // overlap.tp_comm: each runs beside its GEMM
+  bool overlap = false;           // overlap.tp_comm: the forward's and the output gradient's gather pipelined
+  // The SP re-gather of a column-parallel GEMM's input is waited for by its weight gradients in the
+  // same pass (not when ZB-H1 runs them in a W pass of their own).
+  bool regather_waited = true;
   // Share of the micro-batches whose backward weight-gradient kernels run beside the reduction issued
   // before them: none when ZB-H1 moves them to a separate W pass or without overlap.tp_grad_reduce
   // (off under blocking launches; sim/graph/build_context.hpp); for the output layer, not those
@@ -37,21 +40,29 @@ struct TpCosts {
 };
 
 // One block's TP collectives in one pass: the SP all-gather before the first GEMM and the reduction
-// after the last. Without overlap the next kernel waits for them, except that in an unsplit
-// backward the weight-gradient kernels after the last input-gradient GEMM run beside the
-// reduction (TpCosts::wgrad_beside); with overlap only what outlasts its GEMM is exposed. The
-// backward's SP re-gather of the GEMM input runs beside the input-gradient GEMM.
+// after the last. Without overlap the next kernel waits for them; with overlap the forward's and
+// the backward's gather are pipelined with their GEMM, exposed only where they outlast it. In the
+// backward the reduction follows the last input-gradient GEMM in either case, beside the weight
+// gradients after it (TpCosts::wgrad_beside), and the SP re-gather of that GEMM's input runs beside
+// the GEMM, which the weight gradients wait for (sim/graph/block_tasks.cpp: tp_overlap).
 void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
                   StageInputs& out) {
   const double gather = gathers ? tp.gather : 0, reduce = reduces ? tp.reduce : 0;
-  const double first = backward ? b.backward_first_gemm : b.forward_first_gemm;
-  const double last = backward ? b.backward_last_gemm : b.forward_last_gemm;
   double beside = 0;
-  if (tp.overlap) beside = std::min(gather, first) + std::min(reduce, last);
-  else if (backward) beside = tp.wgrad_beside * std::min(reduce, b.wgrad_after_last_gemm);
+  if (!backward) {
+    if (tp.overlap) beside = std::min(gather, b.forward_first_gemm) + std::min(reduce, b.forward_last_gemm);
+    out.tp_hidden_forward += beside;
+  } else {
+    if (tp.overlap) beside = std::min(gather, b.backward_first_gemm);
+    beside += tp.wgrad_beside * std::min(reduce, b.wgrad_after_last_gemm);
+  }
   out.tp_exposed += gather + reduce - beside;
-  out.tp_hidden += beside + (backward && gathers && reduces ? tp.gather : 0);
-  if (!backward) out.tp_hidden_forward += beside;
+  out.tp_hidden += beside;
+  if (backward && gathers && reduces) {
+    const double regather_late = tp.regather_waited ? std::max(0.0, tp.gather - b.backward_last_gemm) : 0;
+    out.tp_exposed += regather_late;
+    out.tp_hidden += tp.gather - regather_late;
+  }
 }
 
 // The segments of layer `l`'s MoE block that combined 1F1B interleaves (sim/analytic/merged_exposure.hpp),
@@ -82,6 +93,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
   tp.wgrad_beside = s.schedule != "zb-h1" && s.overlap.tp_grad_reduce ? 1 : 0;
+  tp.regather_waited = s.schedule != "zb-h1";
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
   output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;

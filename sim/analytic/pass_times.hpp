@@ -21,8 +21,9 @@ struct BlockPassTimes {
   // The forward's last GEMM is an expert GEMM (MoE): the TP reduction after it and the EP combine
   // after it start together and run at once on their own streams.
   bool forward_ends_in_expert = false;
-  // With overlap.tp_comm the SP all-gather runs beside the first GEMM and the reduction beside the
-  // last one (input-gradient GEMMs in the backward): their times, seconds.
+  // With overlap.tp_comm the SP all-gather runs beside the first GEMM and, in the forward, the
+  // reduction beside the last one; in the backward (input-gradient GEMMs) the re-gather of the last
+  // GEMM's input runs beside it, overlap or not: their times, seconds.
   double forward_first_gemm = 0, forward_last_gemm = 0, backward_first_gemm = 0, backward_last_gemm = 0;
   // How many launches the host issues for the block per pass (its kernels and its TP/EP collectives).
   Launches forward_launches, backward_launches;

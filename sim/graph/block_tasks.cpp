@@ -17,7 +17,16 @@ CollectiveKind tp_reduce_kind(const BuildContext& ctx) {
 }
 
 // With overlap.tp_comm the collective is pipelined with its GEMM (chunked comm/GEMM overlap):
-// it starts with the GEMM instead of around it, and the kernel after the GEMM waits for both.
+// it starts with the GEMM instead of around it, and the kernel after the GEMM waits for both. So
+// run the forward's SP all-gather and reduce-scatter and the backward's all-gather of the output
+// gradient (Transformer Engine's ub_overlap_ag / ub_overlap_rs). The backward's reduction of the
+// column-parallel input gradient is not pipelined with its dgrad GEMM (Megatron-Core's
+// tp_comm_overlap_rs_dgrad defaults to False, NVIDIA/Megatron-LM megatron/core/model_parallel_config.py
+// at 02aa3ee4): TE overlaps it in bulk with the weight-gradient GEMM and the re-gather of the GEMM
+// input in bulk with the dgrad GEMM (ub_bulk_wgrad / ub_bulk_dgrad, both on by default; NVIDIA/
+// TransformerEngine transformer_engine/pytorch/module/layernorm_linear.py at 0004dbd0, backward:
+// BULK_OVERLAP_AG beside dgrad, BULK_OVERLAP_RS beside wgrad), the order the run has without
+// overlap too.
 bool tp_overlap(const BuildContext& ctx) { return ctx.run.strategy.overlap.tp_comm; }
 
 void add_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) {
@@ -50,8 +59,8 @@ void add_cp_attention(BuildContext& ctx, Task t) {
 }
 
 // The TP collectives that begin at kernel i: the SP all-gather before the first GEMM (which the
-// GEMM waits for, unless overlapped) and, with overlap, the reduction pipelined with the last
-// GEMM. Returns the overlapped ones: the kernel AFTER this one waits for them.
+// GEMM waits for, unless overlapped) and, with overlap, the forward's reduction pipelined with the
+// last GEMM. Returns the overlapped ones: the kernel AFTER this one waits for them.
 std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, const BlockRules& rules, int i, int mb,
                                         int layer, TaskRole role) {
   std::vector<TaskId> overlapped;
@@ -63,7 +72,7 @@ std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, 
     add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
     if (tp_overlap(ctx)) defer_last();
   }
-  if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx)) {
+  if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx) && role != TaskRole::kBackward) {
     add_tp_reduce(ctx, mb, layer, role);
     defer_last();
   }
@@ -144,6 +153,9 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
   // weight gradient needs it all-gathered again; Megatron issues that gather while the GEMM's
   // input gradient is computed (Korthikanti et al. 2022 §4.2.2 implementation).
   const bool regather = rules.gather_before_first_gemm && rules.reduce_after_last_gemm;
+  // The gathered output gradient feeds the row-parallel layer's weight gradient too: with overlap,
+  // where its all-gather is pipelined with the input-gradient GEMM, that kernel waits for it.
+  int64_t gathered_output = -1;
   int64_t gathered_input = -1;
   int64_t last = -1;
   const int end = span.end < 0 ? static_cast<int>(block.backward.size()) : span.end;
@@ -160,6 +172,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
     const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
+    if (i == m.first_gemm && !overlapped.empty()) gathered_output = overlapped.front();
     if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
@@ -169,12 +182,17 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     last = add_compute(ctx, t, wgrad);
     count_launches(ctx, block.backward_extra_launches, i);
     if (wgrad && i > m.last_gemm && gathered_input >= 0) ctx.graph.add_dependency(static_cast<TaskId>(gathered_input), static_cast<TaskId>(last));
+    if (wgrad && i > m.first_gemm && gathered_output >= 0) {  // the row-parallel GEMM's own (the first after it)
+      ctx.graph.add_dependency(static_cast<TaskId>(gathered_output), static_cast<TaskId>(last));
+      gathered_output = -1;
+    }
     if (attention && cp)
       add_comm(ctx, "cp.dkv_reduce_scatter", CollectiveKind::kReduceScatter, Dim::kCp, ctx.cp_kv_bytes, mb, layer,
                role);
     if (i == exchange_after && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
-    if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
+    // After the input gradient's GEMM, beside the weight gradients, with or without overlap.tp_comm.
+    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
     ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
   if (last < 0) last = ctx.graph.last_on(Stream::kCompute);

@@ -39,6 +39,14 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set framework.host.launch_blocking=true",
       // Without the asynchronous TP all-reduce (Megatron-LM of 2021): the same, launches asynchronous.
       "--set devices=2 --set strategy.tp=2 --set strategy.pp=1 --set strategy.dp=1 --set strategy.overlap.tp_grad_reduce=false",
+      // TP communication pipelined with its GEMMs (overlap.tp_comm), tp 8 with SP: in the backward the
+      // re-gather of a column-parallel GEMM's input runs beside its input-gradient GEMM and the
+      // reduce-scatter after it, beside the weight gradients (Transformer Engine's bulk overlaps); on
+      // NVLink cut to 40 GB/s each collective outlasts the GEMM it runs beside, so every wait shows.
+      "--set devices=8 --set strategy.tp=8 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true "
+      "--set strategy.overlap.tp_comm=true",
+      "--set devices=8 --set strategy.tp=8 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true "
+      "--set strategy.overlap.tp_comm=true --set platform.tiers.0.bandwidth=40GBps",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1",
       // The output layer's weight gradients of all 4 micro-batches deferred to the flush.
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.defer_output_wgrad=4",

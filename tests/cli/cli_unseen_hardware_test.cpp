@@ -31,7 +31,7 @@ TEST_CASE("the Blackwell presets check and simulate and list their uncalibrated 
     INFO(check.err);
     REQUIRE(check.exit_code == 0);
     CHECK(check.out.find("uncalibrated") != std::string::npos);
-    CHECK(check.out.find("accelerator.gemm_efficiency = 0.6752") != std::string::npos);
+    CHECK(check.out.find("accelerator.gemm_efficiency = 0.6779") != std::string::npos);
     const std::string json = scratch("trainsim_unseen_" + platform + ".json");
     const CommandResult sim = run_trainsim("simulate " + kDefault + sets + " --json " + json);
     INFO(sim.err);
@@ -39,7 +39,7 @@ TEST_CASE("the Blackwell presets check and simulate and list their uncalibrated 
     CHECK(sim.out.find("uncalibrated") != std::string::npos);
     const std::string result = slurp(json);
     CHECK(JsonCheck::valid(result));
-    CHECK(result.find("\"accelerator.gemm_efficiency\": \"0.6752\"") != std::string::npos);
+    CHECK(result.find("\"accelerator.gemm_efficiency\": \"0.6779\"") != std::string::npos);
   }
 }
 

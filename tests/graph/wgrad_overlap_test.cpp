@@ -49,3 +49,50 @@ TEST_CASE("weight gradients run beside the input gradient's TP all-reduce unless
   // attention's QKV GEMM, in backward order); its weight gradient, issued next, waits for that.
   CHECK(blocking_waiting == std::vector<std::string>{"logits.wgrad", "mlp_fc1.wgrad", "qkv_proj.wgrad"});
 }
+
+namespace {
+
+// Labels of the backward's TP collectives with the compute tasks each waits for, and of the
+// weight-gradient tasks with the TP collectives each waits for: "a<-b" for an edge b -> a.
+std::vector<std::string> backward_tp_edges(const StageGraph& g) {
+  std::vector<std::string> edges;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.role != TaskRole::kBackward) continue;
+    const std::string label = g.label_text(t.label);
+    const bool wgrad = label.size() > 6 && label.compare(label.size() - 6, 6, ".wgrad") == 0;
+    const bool tp = t.kind == TaskKind::kCollective && t.stream == Stream::kTp;
+    if (!wgrad && !tp) continue;
+    for (auto [e, end] = boost::in_edges(static_cast<TaskId>(id), g.dag()); e != end; ++e) {
+      const Task& from = g.task(static_cast<TaskId>(boost::source(*e, g.dag())));
+      const bool from_tp = from.kind == TaskKind::kCollective && from.stream == Stream::kTp;
+      if ((tp && from.kind == TaskKind::kCompute) || (wgrad && from_tp))
+        edges.push_back(label + "<-" + g.label_text(from.label));
+    }
+  }
+  return edges;
+}
+
+}  // namespace
+
+// Transformer Engine's TP overlap, as Megatron-Core sets it by default (tp_comm_overlap_rs_dgrad off,
+// bulk dgrad and wgrad overlaps on; sim/graph/block_tasks.cpp: tp_overlap): a row-parallel layer's
+// output gradient is all-gathered pipelined with its input-gradient GEMM, and its weight gradient
+// needs that gathered gradient too; a column-parallel layer re-gathers its input beside its
+// input-gradient GEMM, which its weight gradient needs, and reduce-scatters the GEMM's output after
+// it, beside the weight gradient. One layer, tp 2 with SP, worked from the layer's kernels.
+TEST_CASE("with TP overlap the backward reduces a column-parallel input gradient after its GEMM, beside the weight gradient",
+          "[graph][framework]") {
+  RunSpec run = test::gpt_run(test::gpt_model(1, 256, 4, 1000), 2, 1, 1, 512, 1, 1);
+  run.strategy.sequence_parallel = true;
+  run.strategy.overlap.tp_comm = true;
+  const std::vector<std::string> edges = backward_tp_edges(build_stage_graph(run, 0));
+  const std::vector<std::string> expected = {
+      "tp.reduce_scatter<-logits.dgrad",         "tp.all_gather<-final_norm.dgrad",
+      "mlp_fc2.wgrad<-tp.all_gather",            "tp.regather_input<-mlp_act.dgrad",
+      "tp.reduce_scatter<-mlp_fc1.dgrad",        "mlp_fc1.wgrad<-tp.regather_input",
+      "tp.all_gather<-mlp_residual.dgrad",       "out_proj.wgrad<-tp.all_gather",
+      "tp.regather_input<-rope.dgrad",           "tp.reduce_scatter<-qkv_proj.dgrad",
+      "qkv_proj.wgrad<-tp.regather_input"};
+  CHECK(edges == expected);
+}

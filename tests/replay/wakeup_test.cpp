@@ -46,13 +46,13 @@ TEST_CASE("a device wakes once per TP collective it begins, and once more where 
   // wake for the exchanges in progress, whose ends are known.
   //  forward, 4: the all-gather before qkv_proj, the reduce-scatter beside out_proj, the
   //    all-gather before mlp_fc1, the reduce-scatter beside mlp_fc2;
-  //  backward, 7: the all-gather beside mlp_fc2.dgrad; the reduce-scatter beside mlp_fc1.dgrad;
-  //    its end, where the regather of fc1's input begins on the same stream; the all-gather beside
-  //    out_proj.dgrad; the reduce-scatter beside qkv_proj.dgrad; the end of qkv_proj.dgrad, which
-  //    comes before that reduce-scatter's (nothing can begin then, but the regather the next kernel
-  //    waits for has not begun, so no chain can wait for it yet); the reduce-scatter's end, where
-  //    the regather begins.
-  constexpr uint64_t kPerLayer = 4 + 7;
+  //  backward, 8: the all-gather beside mlp_fc2.dgrad; the regather of fc1's input beside
+  //    mlp_fc1.dgrad; the regather's end, before the GEMM's (nothing can begin: the reduce-scatter
+  //    of the GEMM's output waits for the GEMM); mlp_fc1.dgrad's end, where that reduce-scatter
+  //    begins beside fc1's weight gradients; the all-gather beside out_proj.dgrad; the regather
+  //    beside qkv_proj.dgrad; the GEMM's end, before the regather's (its reduce-scatter is ready but
+  //    the stream is busy); the regather's end, where the reduce-scatter begins.
+  constexpr uint64_t kPerLayer = 4 + 8;
   const auto two = replay_layers(2);
   const auto three = replay_layers(3);
   REQUIRE(three.first > two.first);
