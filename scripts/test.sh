@@ -3,7 +3,7 @@
 # Usage: scripts/test.sh [--full]
 #   --full  also run the tests labelled `heavy` (example runs whose replay takes minutes, e.g.
 #           deepseek-v3-cloudmatrix: ~9 min on 2 cores); CI leaves them out to stay under 20 min.
-# The sanitizer run also leaves out the tests labelled `release_only` (the README's co-design tables, two
+# The sanitizer run also leaves out the tests labelled `release_only` (the README's co-design tables, four
 # exhaustive-search comparisons: minutes under ASan, and their code runs sanitized in smaller tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."

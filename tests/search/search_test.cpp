@@ -111,7 +111,7 @@ void require_matches_exhaustive(const RunSpec& base, const IterationTheta& theta
 
 }  // namespace
 
-TEST_CASE("the search's lower bound never exceeds the time of a strategy of its group and its top k are the exhaustive top k (dense)", "[search]") {
+TEST_CASE("the search's lower bound never exceeds the time of a strategy of its group and its top k are the exhaustive top k (dense)", "[search][release_only]") {
   require_matches_exhaustive(dense_base(8), IterationTheta{});
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("the search's top k equal the exhaustive top k with expert parallelism
   require_matches_exhaustive(moe_base(), IterationTheta{});
 }
 
-TEST_CASE("the search's top k equal the exhaustive top k under fitted coefficients other than 1", "[search]") {
+TEST_CASE("the search's top k equal the exhaustive top k under fitted coefficients other than 1", "[search][release_only]") {
   IterationTheta theta;  // every coefficient moved off 1, all still >= 0 as the bound requires
   theta.compute_scale = 1.1, theta.tp_scale = 1.3, theta.dp_scale = 0.8, theta.ep_scale = 1.5;
   theta.dp_overlap = 0.7, theta.interference = 2.0, theta.bubble_scale = 1.2, theta.cp_scale = 0.9;
