@@ -92,8 +92,9 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
   tp.overlap = s.overlap.tp_comm;
-  tp.wgrad_beside = s.schedule != "zb-h1" && s.overlap.tp_grad_reduce ? 1 : 0;
-  tp.regather_waited = s.schedule != "zb-h1";
+  const bool wgrad_pass_apart = s.schedule == "zb-h1";  // weight gradients in W passes of their own
+  tp.wgrad_beside = !wgrad_pass_apart && s.overlap.tp_grad_reduce ? 1 : 0;
+  tp.regather_waited = !wgrad_pass_apart;
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
   output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;

@@ -17,9 +17,9 @@ CollectiveKind tp_reduce_kind(const BuildContext& ctx) {
 }
 
 // With overlap.tp_comm the collective is pipelined with its GEMM (chunked comm/GEMM overlap):
-// it starts with the GEMM instead of around it, and the kernel after the GEMM waits for both. So
-// run the forward's SP all-gather and reduce-scatter and the backward's all-gather of the output
-// gradient (Transformer Engine's ub_overlap_ag / ub_overlap_rs). The backward's reduction of the
+// it starts with the GEMM instead of around it, and the kernel after the GEMM waits for both.
+// Pipelined so: the forward's SP all-gather and reduce-scatter and the backward's all-gather of the
+// output gradient (Transformer Engine's ub_overlap_ag / ub_overlap_rs). The backward's reduction of the
 // column-parallel input gradient is not pipelined with its dgrad GEMM (Megatron-Core's
 // tp_comm_overlap_rs_dgrad defaults to False, NVIDIA/Megatron-LM megatron/core/model_parallel_config.py
 // at 02aa3ee4): TE overlaps it in bulk with the weight-gradient GEMM and the re-gather of the GEMM
@@ -58,25 +58,25 @@ void add_cp_attention(BuildContext& ctx, Task t) {
   add_compute(ctx, remote);
 }
 
-// The TP collectives that begin at kernel i: the SP all-gather before the first GEMM (which the
-// GEMM waits for, unless overlapped) and, with overlap, the forward's reduction pipelined with the
-// last GEMM. Returns the overlapped ones: the kernel AFTER this one waits for them.
-std::vector<TaskId> open_tp_collectives(BuildContext& ctx, const BlockMarks& m, const BlockRules& rules, int i, int mb,
-                                        int layer, TaskRole role) {
-  std::vector<TaskId> overlapped;
-  auto defer_last = [&] {
-    overlapped.push_back(ctx.pending.back());
-    ctx.pending.pop_back();
-  };
-  if (i == m.first_gemm && rules.gather_before_first_gemm) {
-    add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
-    if (tp_overlap(ctx)) defer_last();
-  }
-  if (i == m.last_gemm && rules.reduce_after_last_gemm && tp_overlap(ctx) && role != TaskRole::kBackward) {
-    add_tp_reduce(ctx, mb, layer, role);
-    defer_last();
-  }
-  return overlapped;
+// The SP all-gather that begins at kernel i, the block's first GEMM (which the GEMM waits for,
+// unless overlapped). Returns it when overlapped: the kernel AFTER this one waits for it.
+std::vector<TaskId> open_tp_gather(BuildContext& ctx, const BlockMarks& m, const BlockRules& rules, int i, int mb,
+                                   int layer, TaskRole role) {
+  if (i != m.first_gemm || !rules.gather_before_first_gemm) return {};
+  add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
+  if (!tp_overlap(ctx)) return {};
+  const TaskId gather = ctx.pending.back();
+  ctx.pending.pop_back();
+  return {gather};
+}
+
+// The forward's reduction pipelined with its last GEMM (overlap): begun with the GEMM, waited for
+// by the kernel after it.
+TaskId pipelined_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) {
+  add_tp_reduce(ctx, mb, layer, role);
+  const TaskId reduce = ctx.pending.back();
+  ctx.pending.pop_back();
+  return reduce;
 }
 
 // Launches beyond one of kernel i (the task just added), for the host time.
@@ -127,7 +127,9 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   const int end = span.end < 0 ? size : span.end;
   for (int i = span.begin; i < end; ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
-    const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
+    std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role);
+    const bool reduces_here = i == m.last_gemm && rules.reduce_after_last_gemm;
+    if (reduces_here && tp_overlap(ctx)) overlapped.push_back(pipelined_tp_reduce(ctx, mb, layer, role));
     if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (t.kernel_class == KernelClass::kAttention && ctx.run.strategy.cp > 1) {
       add_cp_attention(ctx, t);
@@ -138,7 +140,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
     if (i == m.host_sync_after) host_sync(ctx, mb);
     if (i == m.last_expert && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
-    if (i == m.last_gemm && rules.reduce_after_last_gemm && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
+    if (reduces_here && !tp_overlap(ctx)) add_tp_reduce(ctx, mb, layer, role);
     ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
   if (rules.reduce_after_block && end == size) add_tp_reduce(ctx, mb, layer, role);
@@ -171,8 +173,8 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
-    const std::vector<TaskId> overlapped = open_tp_collectives(ctx, m, rules, i, mb, layer, role);
-    if (i == m.first_gemm && !overlapped.empty()) gathered_output = overlapped.front();
+    const std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role);
+    if (!overlapped.empty()) gathered_output = overlapped.front();
     if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);

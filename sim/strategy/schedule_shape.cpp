@@ -65,9 +65,10 @@ double flush_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
   return (s.stages - 1) * (t.forward + t.backward_input + t.weight_grad);
 }
 
-int flush_hops(const PipelineShape& s) { return 2 * (s.stages - 1); }
-// One stage keeps its chunks' activations on the device: no hop at all.
-int interleaved_hops(const PipelineShape& s) { return s.stages > 1 ? 2 * (s.stages * s.virtual_stages - 1) : 0; }
+// Every registered schedule runs a micro-batch's chunks in order around the stages: 2(pv-1) hops,
+// 2(p-1) without chunks; one stage keeps its chunks' activations on the device, no hop at all.
+int chunk_boundary_hops(const PipelineShape& s) { return s.stages > 1 ? 2 * (s.stages * s.virtual_stages - 1) : 0; }
+constexpr const char* kChunkBoundaryHops = "2*(p*v - 1)";
 
 double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
   const int deferred = std::min(s.microbatches, s.stages) - 1;
@@ -79,13 +80,13 @@ double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
 const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
   static const std::vector<ScheduleClosedForm> all = {
       {"1f1b", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, flush_bubble, "(p - 1)*(F + Bi + W)",
-       flush_hops, "2*(p - 1)"},
-      {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)", flush_hops,
-       "2*(p - 1)"},
+       chunk_boundary_hops, kChunkBoundaryHops},
+      {"gpipe", gpipe_warmup, gpipe_peak, whole_stage_peak_gpipe, flush_bubble, "(p - 1)*(F + Bi + W)",
+       chunk_boundary_hops, kChunkBoundaryHops},
       {"interleaved", interleaved_warmup, interleaved_peak, interleaved_chunk_peak, flush_bubble, "(p - 1)*(F + Bi + W)",
-       interleaved_hops, "2*(p*v - 1)"},
+       chunk_boundary_hops, kChunkBoundaryHops},
       {"zb-h1", one_f_one_b_warmup, one_f_one_b_peak, whole_stage_peak_1f1b, zb_h1_bubble,
-       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W", flush_hops, "2*(p - 1)", true},
+       "(p - 1)*(F + Bi) - (Min(m, p) - 1)*W", chunk_boundary_hops, kChunkBoundaryHops, true},
   };
   return all;
 }
