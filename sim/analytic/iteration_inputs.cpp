@@ -29,6 +29,9 @@ namespace {
 struct TpCosts {
   double reduce = 0, gather = 0;  // one TP reduction (all-reduce, or SP reduce-scatter) and SP all-gather
   bool overlap = false;           // overlap.tp_comm: the forward's and the output gradient's gather pipelined
+  // The same two pipelined with a GEMM under overlap: their bytes at 1/overlap_comm_slowdown of the
+  // bandwidth (the replay's rate bound on their flows; Task::pipelined), their latency unchanged.
+  double pipelined_reduce = 0, pipelined_gather = 0;
   // The SP re-gather of a column-parallel GEMM's input is waited for by its weight gradients in the
   // same pass (not when ZB-H1 runs them in a W pass of their own).
   bool regather_waited = true;
@@ -47,7 +50,8 @@ struct TpCosts {
 // the GEMM, which the weight gradients wait for (sim/graph/block_tasks.cpp: tp_overlap).
 void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
                   StageInputs& out) {
-  const double gather = gathers ? tp.gather : 0, reduce = reduces ? tp.reduce : 0;
+  const double gather = !gathers ? 0 : tp.overlap ? tp.pipelined_gather : tp.gather;
+  const double reduce = !reduces ? 0 : tp.overlap && !backward ? tp.pipelined_reduce : tp.reduce;
   double beside = 0;
   if (!backward) {
     if (tp.overlap) beside = std::min(gather, b.forward_first_gemm) + std::min(reduce, b.forward_last_gemm);
@@ -89,8 +93,14 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const auto& s = run.strategy;
   const bool sp = s.sequence_parallel;
   TpCosts tp;
-  tp.reduce = cc.collective(rank, Dim::kTp, sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce, pl.tp);
+  const auto reduce_kind = sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
+  const double slowdown = run.platform.accelerator.overlap_comm_slowdown;
+  tp.reduce = cc.collective(rank, Dim::kTp, reduce_kind, pl.tp);
   tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
+  const bool slowed = s.overlap.tp_comm && slowdown > 1;
+  tp.pipelined_reduce = slowed ? cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * slowdown) : tp.reduce;
+  tp.pipelined_gather =
+      slowed && sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather * slowdown) : tp.gather;
   tp.overlap = s.overlap.tp_comm;
   const bool wgrad_pass_apart = s.schedule == "zb-h1";  // weight gradients in W passes of their own
   tp.wgrad_beside = !wgrad_pass_apart && s.overlap.tp_grad_reduce ? 1 : 0;

@@ -118,6 +118,9 @@ std::vector<KeyEntry<A>> accelerator_entries() {
                     "H100); 0 = not modelled, dropout inside fused attention costs nothing"),
       number_key<A>("comm_interference", &A::comm_interference, opt, fraction_below_one(),
                     "compute slowdown while the device's own communication moves (0.1 = kernels 10% longer)"),
+      number_key<A>("overlap_comm_slowdown", &A::overlap_comm_slowdown, opt, comm_slowdown_range(),
+                    "how many times slower than alone a TP collective pipelined with its GEMM (overlap.tp_comm) "
+                    "moves its bytes: 1.15 = its flows at 1/1.15 of their route's bandwidth"),
   };
 }
 

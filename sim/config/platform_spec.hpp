@@ -53,6 +53,9 @@ struct AcceleratorSpec {
                                                      // math; 0 = not modelled (dropout costs nothing there)
   double comm_interference = 0;                      // compute slowdown while communication overlaps
                                                      // (0.1 = kernels take 10% longer), dimensionless
+  double overlap_comm_slowdown = 1;                  // how many times slower than alone a collective
+                                                     // pipelined with its GEMM moves its bytes (a fused
+                                                     // GEMM + collective contending for memory), >= 1
 };
 
 // How the domains of one tier are wired.

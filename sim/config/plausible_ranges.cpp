@@ -35,6 +35,8 @@ Bounds rng_rate_range() { return {0, false, 1e18, false}; }
 Bounds oversubscription_range() { return {1, false, 1024, false}; }
 // Hosts differ from the reference x86 server by a few times at most for the same Python and driver work.
 Bounds host_slowdown_range() { return {0.05, false, 100, false}; }
+// Communication beside a GEMM is slowed, not sped up; a hundredfold is no overlap worth the name.
+Bounds comm_slowdown_range() { return {1, false, 100, false}; }
 // MoE capacity factors are 1-2; above the expert count every token fits anyway.
 Bounds capacity_factor_range() { return {0.01, false, 1024, false}; }
 // Clamped activations bound their inputs at a few units (GPT-OSS: 7); 1e6 no longer clamps bf16 sums.

@@ -41,6 +41,7 @@ inline constexpr int kMaxPlanes = 1 << 10;        // 1-8 network planes today
 [[nodiscard]] Bounds rng_rate_range();          // dropout_rng_rate, numbers per second: [0, 1e18]
 [[nodiscard]] Bounds oversubscription_range();  // [1, 1024]
 [[nodiscard]] Bounds host_slowdown_range();     // platform host_slowdown: [0.05, 100]
+[[nodiscard]] Bounds comm_slowdown_range();     // accelerator overlap_comm_slowdown: [1, 100]
 [[nodiscard]] Bounds capacity_factor_range();   // moe.capacity_factor: [0.01, 1024]
 [[nodiscard]] Bounds glu_clamp_range();         // moe.glu_clamp: [0, 1e6] (0 = no clamp)
 [[nodiscard]] Bounds expert_imbalance_range();  // run moe.imbalance: [1, 1024]

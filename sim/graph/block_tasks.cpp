@@ -67,6 +67,7 @@ std::vector<TaskId> open_tp_gather(BuildContext& ctx, const BlockMarks& m, const
   if (!tp_overlap(ctx)) return {};
   const TaskId gather = ctx.pending.back();
   ctx.pending.pop_back();
+  ctx.graph.mutable_task(gather).pipelined = true;
   return {gather};
 }
 
@@ -76,6 +77,7 @@ TaskId pipelined_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) 
   add_tp_reduce(ctx, mb, layer, role);
   const TaskId reduce = ctx.pending.back();
   ctx.pending.pop_back();
+  ctx.graph.mutable_task(reduce).pipelined = true;
   return reduce;
 }
 

@@ -30,6 +30,8 @@ struct Task {
   CollectiveKind collective = CollectiveKind::kAllReduce;  // collective only
   Dim group = Dim::kTp;            // collective only: the mesh dimension of its process group
   int8_t peer_offset = 0;          // send/recv only: +1 next stage, -1 previous stage
+  bool pipelined = false;          // collective only: begun with the GEMM it is pipelined with (fused
+                                   // GEMM + collective under overlap.tp_comm), which the next kernel waits for
   uint32_t label = 0;              // index into StageGraph::labels ("qkv_proj.fwd", "dp.grad_bucket")
   int32_t microbatch = -1;         // -1 when not tied to a micro-batch
   int16_t layer = -1;              // global layer index, -1 when not tied to a layer

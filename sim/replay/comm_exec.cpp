@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/replay/collective_choice.hpp"
+#include "sim/replay/switch_plan.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -47,15 +48,21 @@ sg4::CommPtr get(sg4::Mailbox* box) {
 //    owner(P) is R, R's own transfer above stands for it; otherwise R receives owner(P)'s flow.
 // On a tier whose pair links are private (full mesh) no other traffic shares them: R sends to
 // and receives from P host to host on the real pair links.
+//
+// A collective pipelined with a GEMM on an accelerator whose communication slows beside its
+// GEMMs (accelerator.overlap_comm_slowdown, s > 1) moves each flow at most at its route's
+// bottleneck bandwidth / s: a rate bound on both ends of every flow (SimGrid keeps the lower).
 class FlowBatch {
  public:
   // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
-  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, StartBatch& starts,
+  // `slowdown`: 1, or the factor above for a pipelined collective.
+  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, double slowdown, StartBatch& starts,
             std::vector<sg4::CommPtr>& flows, double* until)
       : ctx_(ctx),
         dev_(dev),
         stream_(stream),
         tier_(tier),
+        slowdown_(slowdown),
         private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])),
         starts_(starts),
         flows_(flows),
@@ -70,16 +77,18 @@ class FlowBatch {
       return;
     }
     DeviceRuntime* peer = ctx_.device(peer_rank);
-    if (peer != nullptr) return outgoing ? post(put(peer->mailbox[static_cast<int>(stream_)], size)) : receive();
+    if (peer != nullptr)
+      return outgoing ? post(put(peer->mailbox[static_cast<int>(stream_)], size), peer->host, true) : receive(peer->host);
     sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
     if (private_pairs_) return host_to_host(folded, size, outgoing);
     const int owner = ctx_.link_owner[static_cast<size_t>(peer_rank)];
+    sg4::Host* mirror = owner == dev_.rank ? folded : ctx_.device(owner)->host;
     if (owner == dev_.rank) {
       if (outgoing) host_to_host(folded, size, true);
     } else if (outgoing) {
-      post(put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size));
+      post(put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size), mirror, true);
     } else {
-      receive();
+      receive(mirror);
     }
   }
 
@@ -92,12 +101,18 @@ class FlowBatch {
       const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
       const double now = sg4::Engine::get_clock();
       double end = -1;
-      if (switch_up_ > 0) end = std::max(end, (now + r.up_latency) + static_cast<double>(switch_up_) / r.up_bandwidth);
+      if (switch_up_ > 0)
+        end = std::max(end, (now + r.up_latency) + static_cast<double>(switch_up_) * slowdown_ / r.up_bandwidth);
       if (switch_down_ > 0)
-        end = std::max(end, (now + r.down_latency) + static_cast<double>(switch_down_) / r.down_bandwidth);
+        end = std::max(end, (now + r.down_latency) + static_cast<double>(switch_down_) * slowdown_ / r.down_bandwidth);
       *until_ = end;
     } else if (switch_up_ > 0 || switch_down_ > 0) {
+      const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
+      const size_t first = pending_.size();
       switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, pending_);
+      if (slowdown_ > 1)
+        for (size_t i = first; i < pending_.size(); ++i)
+          pending_[i]->set_rate((i == first && switch_up_ > 0 ? r.up_bandwidth : r.down_bandwidth) / slowdown_);
     }
     for (auto& c : pending_) {
       starts_.start(c);
@@ -107,16 +122,33 @@ class FlowBatch {
 
  private:
   void post(sg4::CommPtr c) { pending_.push_back(std::move(c)); }
-  void receive() { post(get(dev_.mailbox[static_cast<int>(stream_)])); }
+  // A flow between this device and `other`, bounded when the batch is slowed.
+  void post(sg4::CommPtr c, const sg4::Host* other, bool outgoing) { post(bounded(std::move(c), other, outgoing)); }
+  // `c` (not yet started) with the batch's rate bound, if any.
+  sg4::CommPtr bounded(sg4::CommPtr c, const sg4::Host* other, bool outgoing) const {
+    if (slowdown_ > 1) {
+      double latency = 0, bandwidth = 0;
+      route_figures(outgoing ? dev_.host : other, outgoing ? other : dev_.host, &latency, &bandwidth);
+      c->set_rate(bandwidth / slowdown_);
+    }
+    return c;
+  }
+  void receive(const sg4::Host* from) { post(get(dev_.mailbox[static_cast<int>(stream_)]), from, false); }
+  // To or from a folded peer. SimGrid 3.32 drops a rate bound on host-to-host comms, so a slowed
+  // transfer carries its bytes times the slowdown: the same time on a private pair link, which
+  // nothing else shares (fold_plan.cpp declines folding where a slowed group's links are shared);
+  // the link's byte count (--links) then includes the stretch.
   void host_to_host(sg4::Host* other, uint64_t size, bool outgoing) {
+    const auto stretched = static_cast<uint64_t>(static_cast<double>(size) * slowdown_);
     post((outgoing ? sg4::Comm::sendto_init(dev_.host, other) : sg4::Comm::sendto_init(other, dev_.host))
-             ->set_payload_size(size));
+             ->set_payload_size(stretched));
   }
 
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
   Stream stream_;
   int tier_;
+  double slowdown_;
   bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them
   StartBatch& starts_;
   std::vector<sg4::CommPtr>& flows_;
@@ -141,6 +173,10 @@ uint64_t instance_key(const std::vector<int>& group, TaskId id) {
 }
 
 }  // namespace
+
+double collective_slowdown(const RunSpec& run, const Task& task) {
+  return task.pipelined ? run.platform.accelerator.overlap_comm_slowdown : 1;
+}
 
 const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& dev, const Task& task,
                                       const std::vector<int>& group, int* tier) {
@@ -179,9 +215,10 @@ double held_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
   if (up == 0 && down == 0) return -1;
   // As FlowBatch::post_all and collective_batch time it, from a start at 0.
   const SwitchRoute& r = switch_route(ctx, dev, tier);
+  const double slowdown = collective_slowdown(*ctx.run, task);
   double end = -1;
-  if (up > 0) end = std::max(end, r.up_latency + static_cast<double>(up) / r.up_bandwidth);
-  if (down > 0) end = std::max(end, r.down_latency + static_cast<double>(down) / r.down_bandwidth);
+  if (up > 0) end = std::max(end, r.up_latency + static_cast<double>(up) * slowdown / r.up_bandwidth);
+  if (down > 0) end = std::max(end, r.down_latency + static_cast<double>(down) * slowdown / r.down_bandwidth);
   const Seconds latency = mine.bulk_sends.empty() ? 0 : ctx.run->platform.tiers[static_cast<size_t>(tier)].latency;
   return end + merged_step_latencies(mine, latency);
 }
@@ -258,7 +295,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
   if (ctx_.options.collectives == CollectiveMode::kStep) {
     if (batches_posted_ == mine.step_sends.size()) return false;
     const size_t s = batches_posted_++;
-    FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
+    FlowBatch batch(ctx_, dev_, stream, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
     for (const auto& pb : mine.step_sends[s]) {
       batch.add(rank_of(group, pb.peer), pb.bytes, true);
       sent_ += pb.bytes;
@@ -268,7 +305,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
     return true;
   }
   if (batches_posted_++ > 0) return false;
-  FlowBatch batch(ctx_, dev_, stream, tier_, starts, flows, until);
+  FlowBatch batch(ctx_, dev_, stream, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
   Seconds latency = 0;
   for (const auto& pb : mine.bulk_sends) {
     const int peer = rank_of(group, pb.peer);

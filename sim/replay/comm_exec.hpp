@@ -19,6 +19,10 @@ const MemberSchedule& member_schedule(ReplayContext& ctx, const DeviceRuntime& d
 // stage back to the first).
 int pipeline_peer(const ReplayContext& ctx, int rank, int offset);
 
+// How many times slower than alone collective `task` moves its bytes: the accelerator's
+// overlap_comm_slowdown for a collective pipelined with its GEMM (Task::pipelined), else 1.
+[[nodiscard]] double collective_slowdown(const RunSpec& run, const Task& task);
+
 // The seconds collective `id` of dev's stage template holds its stream when it is an exchange
 // with a private switch (switch_shortcut.hpp) in bulk mode, and in *sent the bytes it sends;
 // -1 when its time depends on other traffic (it moves flows).

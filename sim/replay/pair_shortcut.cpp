@@ -51,6 +51,7 @@ double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
   int tier = 0;
   const MemberSchedule& mine = member_schedule(ctx, dev, task, group, &tier);
   if (!ctx.private_pairs[static_cast<size_t>(tier)]) return -1;
+  const double slowdown = collective_slowdown(*ctx.run, task);  // bytes at route bandwidth / slowdown
   double end = -1;
   Seconds latency = 0;
   *sent = 0;
@@ -61,7 +62,7 @@ double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id
       const int peer = group[static_cast<size_t>(pb.peer)];
       if (tier_between_sizes(ctx.domain_sizes, dev.rank, peer) != tier) return -1;
       const PairRoute& r = pair_route(ctx, dev, peer);
-      const double bytes = static_cast<double>(static_cast<uint64_t>(pb.bytes));
+      const double bytes = static_cast<double>(static_cast<uint64_t>(pb.bytes)) * slowdown;
       end = std::max(end, out ? r.out_latency + bytes / r.out_bandwidth : r.in_latency + bytes / r.in_bandwidth);
       if (out) *sent += pb.bytes, latency = std::max(latency, ctx.latency_between(dev.rank, peer));
     }

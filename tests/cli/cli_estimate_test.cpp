@@ -47,6 +47,10 @@ TEST_CASE("formula equals the replay with one stage or one dimension at a time, 
       "--set strategy.overlap.tp_comm=true",
       "--set devices=8 --set strategy.tp=8 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true "
       "--set strategy.overlap.tp_comm=true --set platform.tiers.0.bandwidth=40GBps",
+      // The same with the pipelined collectives' bytes at 1/1.5 of the bandwidth (overlap_comm_slowdown).
+      "--set devices=8 --set strategy.tp=8 --set strategy.pp=1 --set strategy.dp=1 --set strategy.sequence_parallel=true "
+      "--set strategy.overlap.tp_comm=true --set platform.tiers.0.bandwidth=40GBps "
+      "--set platform.accelerator.overlap_comm_slowdown=1.5",
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1",
       // The output layer's weight gradients of all 4 micro-batches deferred to the flush.
       "--set devices=2 --set strategy.tp=1 --set strategy.pp=2 --set strategy.dp=1 --set strategy.defer_output_wgrad=4",

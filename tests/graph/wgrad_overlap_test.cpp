@@ -96,3 +96,33 @@ TEST_CASE("with TP overlap the backward reduces a column-parallel input gradient
       "qkv_proj.wgrad<-tp.regather_input"};
   CHECK(edges == expected);
 }
+
+// Which TP collectives are pipelined with a GEMM (Task::pipelined: the replay slows them by the
+// accelerator's overlap_comm_slowdown): with overlap, the forward's SP all-gather and reduce-scatter
+// of each block and the backward's all-gather of a row-parallel layer's output gradient (fused with
+// their GEMMs, as MindSpeed's MC2 and Transformer Engine's ub_overlap_ag / ub_overlap_rs run them);
+// not the backward's re-gather and reduce-scatter (bulk, beside other GEMMs), and none without overlap.
+// One layer, tp 2 with SP: per pass, attention and MLP blocks, the output layer's forward gather.
+TEST_CASE("with TP overlap the forward's collectives and the backward's output-gradient gathers are pipelined",
+          "[graph][framework]") {
+  auto pipelined = [](bool overlap) {
+    RunSpec run = test::gpt_run(test::gpt_model(1, 256, 4, 1000), 2, 1, 1, 512, 1, 1);
+    run.strategy.sequence_parallel = true;
+    run.strategy.overlap.tp_comm = overlap;
+    const StageGraph g = build_stage_graph(run, 0);
+    std::vector<std::string> labels;
+    for (size_t id = 0; id < g.size(); ++id) {
+      const Task& t = g.task(static_cast<TaskId>(id));
+      if (t.pipelined) labels.push_back(std::string(t.role == TaskRole::kForward ? "fwd " : "bwd ") + g.label_text(t.label));
+    }
+    return labels;
+  };
+  CHECK(pipelined(false).empty());
+  const std::vector<std::string> expected = {
+      "fwd tp.all_gather", "fwd tp.reduce_scatter",  // attention: before QKV, after the output projection
+      "fwd tp.all_gather", "fwd tp.reduce_scatter",  // MLP: before fc1, after fc2
+      "fwd tp.all_gather",                           // the output layer's input (its logits stay split)
+      "bwd tp.all_gather",                           // the MLP's output gradient, into fc2's dgrad
+      "bwd tp.all_gather"};                          // the attention's, into the output projection's
+  CHECK(pipelined(true) == expected);
+}

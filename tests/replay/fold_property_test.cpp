@@ -101,3 +101,20 @@ TEST_CASE("a MoE run whose expert-parallel groups span nodes folds whole EP grou
   CHECK(folded.note.empty());
   CHECK(folded.devices == 64);
 }
+
+TEST_CASE("collectives slowed beside their GEMMs fold exactly over private pair links, not over shared ones",
+          "[replay][fold]") {
+  // The 910B example with SP and TP overlap: its pipelined TP collectives move at 1/1.15 of the
+  // HCCS pair links (overlap_comm_slowdown). Folding TP keeps one rank per group, whose transfers
+  // to its folded peers stand in for theirs on the private pair links: exact.
+  const std::vector<std::string> mesh = {"global_batch=8", "strategy.sequence_parallel=true", "strategy.overlap.tp_comm=true",
+                                         "platform.accelerator.overlap_comm_slowdown=1.15"};
+  const Replayed on_mesh = check_fold("workloads/llama2-70b-910b.yaml", mesh);
+  CHECK(on_mesh.note.empty());
+  CHECK(on_mesh.devices < 32);
+  // The same slowdown on H100 NVLink (a crossbar: every transfer shares the device's port).
+  const Replayed on_switch =
+      check_fold("workloads/default.yaml", with(with(kAcrossNodes, "strategy.overlap.tp_comm=true"),
+                                                 "platform.accelerator.overlap_comm_slowdown=1.15"));
+  CHECK_THAT(on_switch.note, Catch::Contains("overlap_comm_slowdown"));
+}
