@@ -7,7 +7,7 @@
 //                             Not 0: SimGrid 3.32 bounds a flow given a rate (Comm::set_rate) by
 //                             min(rate, gamma / (2 latency)), and a bound of 0 means none, so with
 //                             gamma 0 every rate was dropped (the replay bounds the flows of
-//                             collectives pipelined with a GEMM, comm_exec.cpp).
+//                             collectives pipelined with a GEMM, flow_batch.hpp).
 // Then one transfer of S bytes over a route of latency α and bottleneck bandwidth β takes
 // α + S/β exactly, and α + S/r under a rate bound r < β. These three option names are unchanged
 // after 3.32 (only the precision options were renamed in 3.34, and trainsim keeps their

@@ -3,17 +3,13 @@
 #include <algorithm>
 
 #include "sim/replay/collective_choice.hpp"
+#include "sim/replay/flow_batch.hpp"
 #include "sim/replay/switch_plan.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace trainsim {
 namespace {
-
-// Payload pointer for simulated messages: only sizes matter, nothing is dereferenced.
-// Receives store the pointer they got into g_sink (all writes are the same value).
-int g_payload = 0;
-int* g_sink = nullptr;
 
 Stream stream_of(Dim d) {
   switch (d) {
@@ -27,135 +23,6 @@ Stream stream_of(Dim d) {
 int member_index(const std::vector<int>& group, int rank) {
   return static_cast<int>(std::find(group.begin(), group.end(), rank) - group.begin());
 }
-
-sg4::CommPtr put(sg4::Mailbox* box, uint64_t size) { return box->put_init(&g_payload, size); }
-sg4::CommPtr get(sg4::Mailbox* box) {
-  return box->get_init()->set_dst_data(reinterpret_cast<void**>(&g_sink), sizeof(void*));
-}
-
-// The flows of one step (or of a whole bulk collective) of one device, posted together.
-//
-// A folded replay (sim/replay/fold_plan.hpp) keeps replicas that mirror the folded ones: a
-// folded device P does, at the same times, what its replayed counterpart owner(P) does, so P's
-// links carry what owner(P)'s links carry. A flow between a replayed device R and a folded P is
-// therefore issued as its mirror image among replayed devices (exact for the groups fold_plan
-// admits: every pair on one tier, plans invariant under a shift of the members):
-//  - R -> P becomes a flow from R to owner(P)'s mailbox, crossing R's up-link and owner(P)'s
-//    down-link on the pair's tier; when owner(P) is R itself it is a host-to-host transfer to
-//    P's host, which the platform routes over R's own up- and down-link (build_platform's
-//    link_owner). Either way the down-link carries exactly what P's down-link would.
-//  - P -> R is the mirror of a flow that owner(P) sends to a folded device R mirrors: when
-//    owner(P) is R, R's own transfer above stands for it; otherwise R receives owner(P)'s flow.
-// On a tier whose pair links are private (full mesh) no other traffic shares them: R sends to
-// and receives from P host to host on the real pair links.
-//
-// A collective pipelined with a GEMM on an accelerator whose communication slows beside its
-// GEMMs (accelerator.overlap_comm_slowdown, s > 1) moves each flow at most at its route's
-// bottleneck bandwidth / s: a rate bound on both ends of every flow (SimGrid keeps the lower).
-class FlowBatch {
- public:
-  // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
-  // `slowdown`: 1, or the factor above for a pipelined collective.
-  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, double slowdown, StartBatch& starts,
-            std::vector<sg4::CommPtr>& flows, double* until)
-      : ctx_(ctx),
-        dev_(dev),
-        stream_(stream),
-        tier_(tier),
-        slowdown_(slowdown),
-        private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])),
-        starts_(starts),
-        flows_(flows),
-        until_(until) {}
-
-  // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
-  // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is posted.
-  void add(int peer_rank, Bytes bytes, bool outgoing) {
-    const auto size = static_cast<uint64_t>(bytes);
-    if (peer_rank < 0) {
-      (outgoing ? switch_up_ : switch_down_) += size;
-      return;
-    }
-    DeviceRuntime* peer = ctx_.device(peer_rank);
-    if (peer != nullptr)
-      return outgoing ? post(put(peer->mailbox[static_cast<int>(stream_)], size), peer->host, true) : receive(peer->host);
-    sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
-    if (private_pairs_) return host_to_host(folded, size, outgoing);
-    const int owner = ctx_.link_owner[static_cast<size_t>(peer_rank)];
-    sg4::Host* mirror = owner == dev_.rank ? folded : ctx_.device(owner)->host;
-    if (owner == dev_.rank) {
-      if (outgoing) host_to_host(folded, size, true);
-    } else if (outgoing) {
-      post(put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size), mirror, true);
-    } else {
-      receive(mirror);
-    }
-  }
-
-  // Posts the batch: the peers' flows in the order they were added, then the switch's. On a
-  // private switch tier (switch_shortcut.hpp) the exchange is the batch's only traffic and holds
-  // the stream for as long as its flows would take, each alone on its route: latency, then
-  // bytes at the route's bottleneck bandwidth (the order of SimGrid's own computation).
-  void post_all() {
-    if ((switch_up_ > 0 || switch_down_ > 0) && ctx_.private_switch[static_cast<size_t>(tier_)]) {
-      const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
-      const double now = sg4::Engine::get_clock();
-      double end = -1;
-      if (switch_up_ > 0)
-        end = std::max(end, (now + r.up_latency) + static_cast<double>(switch_up_) * slowdown_ / r.up_bandwidth);
-      if (switch_down_ > 0)
-        end = std::max(end, (now + r.down_latency) + static_cast<double>(switch_down_) * slowdown_ / r.down_bandwidth);
-      *until_ = end;
-    } else if (switch_up_ > 0 || switch_down_ > 0) {
-      const SwitchRoute& r = switch_route(ctx_, dev_, tier_);
-      const size_t first = pending_.size();
-      switch_proxy(ctx_, dev_, stream_, tier_).exchange(switch_up_, switch_down_, pending_);
-      if (slowdown_ > 1)
-        for (size_t i = first; i < pending_.size(); ++i)
-          pending_[i]->set_rate((i == first && switch_up_ > 0 ? r.up_bandwidth : r.down_bandwidth) / slowdown_);
-    }
-    for (auto& c : pending_) {
-      starts_.start(c);
-      flows_.push_back(std::move(c));
-    }
-  }
-
- private:
-  void post(sg4::CommPtr c) { pending_.push_back(std::move(c)); }
-  // A flow between this device and `other`, bounded when the batch is slowed.
-  void post(sg4::CommPtr c, const sg4::Host* other, bool outgoing) { post(bounded(std::move(c), other, outgoing)); }
-  // `c` (not yet started) with the batch's rate bound, if any.
-  sg4::CommPtr bounded(sg4::CommPtr c, const sg4::Host* other, bool outgoing) const {
-    if (slowdown_ > 1) {
-      double latency = 0, bandwidth = 0;
-      route_figures(outgoing ? dev_.host : other, outgoing ? other : dev_.host, &latency, &bandwidth);
-      c->set_rate(bandwidth / slowdown_);
-    }
-    return c;
-  }
-  void receive(const sg4::Host* from) { post(get(dev_.mailbox[static_cast<int>(stream_)]), from, false); }
-  // To or from a folded peer. SimGrid 3.32 drops a rate bound on host-to-host comms, so a slowed
-  // transfer carries its bytes times the slowdown: the same time on a private pair link, which
-  // nothing else shares (fold_plan.cpp declines folding where a slowed group's links are shared);
-  // the link's byte count (--links) then includes the stretch.
-  void host_to_host(sg4::Host* other, uint64_t size, bool outgoing) {
-    const auto stretched = static_cast<uint64_t>(static_cast<double>(size) * slowdown_);
-    post((outgoing ? sg4::Comm::sendto_init(dev_.host, other) : sg4::Comm::sendto_init(other, dev_.host))
-             ->set_payload_size(stretched));
-  }
-
-  ReplayContext& ctx_;
-  DeviceRuntime& dev_;
-  Stream stream_;
-  int tier_;
-  double slowdown_;
-  bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them
-  StartBatch& starts_;
-  std::vector<sg4::CommPtr>& flows_;
-  double* until_;
-  std::vector<sg4::CommPtr> pending_;
-  uint64_t switch_up_ = 0, switch_down_ = 0;  // bytes to and from the switch in this batch
-};
 
 int rank_of(const std::vector<int>& group, int peer) {
   return peer == kSwitchMember ? -1 : group[static_cast<size_t>(peer)];
@@ -281,7 +148,7 @@ bool CommOp::next(StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* 
   // A send (receives are the device loop's: it keeps one posted on each pipeline mailbox).
   if (batches_posted_++ > 0) return false;
   DeviceRuntime* peer = ctx_.device(pipeline_peer(ctx_, dev_.rank, task_.peer_offset));
-  flows.push_back(put(task_.peer_offset > 0 ? peer->pp_forward : peer->pp_backward, static_cast<uint64_t>(task_.bytes)));
+  flows.push_back(mailbox_put(task_.peer_offset > 0 ? peer->pp_forward : peer->pp_backward, static_cast<uint64_t>(task_.bytes)));
   sent_ = task_.bytes;
   starts.start(flows.back());
   return true;

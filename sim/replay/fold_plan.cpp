@@ -87,7 +87,7 @@ std::string collective_obstacle(const RunSpec& run, const RunGraph& graph, const
       const bool folded =
           std::any_of(group.begin(), group.end(), [&](int r) { return owner[static_cast<size_t>(r)] != r; });
       const GroupCollective choice = group_collective(run, sizes.front(), task, group);
-      // A slowed collective's flows carry a rate bound (comm_exec.cpp), which SimGrid 3.32 drops on
+      // A slowed collective's flows carry a rate bound (flow_batch.hpp), which SimGrid 3.32 drops on
       // host-to-host transfers; those to folded peers over private pair links carry their bytes
       // stretched instead (exact: nothing else shares the link), but not over shared links.
       if (folded && task.pipelined && run.platform.accelerator.overlap_comm_slowdown > 1 &&

@@ -8,14 +8,16 @@
 // 0): replicas start together and the platform treats them alike, so P does at every moment
 // what owner(P) does, and P's links carry what owner(P)'s links carry. The replay issues each
 // flow that involves a folded device as its mirror image among replayed devices
-// (sim/replay/comm_exec.cpp), which loads every link a replayed device uses exactly as the full
+// (sim/replay/flow_batch.hpp), which loads every link a replayed device uses exactly as the full
 // replay does. That holds when:
 //  - no link is shared by a replayed and a folded device: no tier is oversubscribed (uplinks
 //    carry many devices' traffic) and no NIC serves a replayed and a folded device;
 //  - every collective whose group has folded members is invariant under the shift that maps
 //    members onto their owners: all pairs of the group on one tier (each member alone in its
 //    domain of the tier below), the replayed members first, member m mirroring member m mod r,
-//    and an algorithm whose flows do not depend on a member's index (ring, direct, NVLS).
+//    and an algorithm whose flows do not depend on a member's index (ring, direct, NVLS);
+//  - a collective slowed beside its GEMM (overlap_comm_slowdown) reaches its folded members over
+//    private pair links only, where its stretched host-to-host transfers are exact.
 // fold_obstacle() checks both before anything is replayed; replay_exact() replays unfolded,
 // saying why, where one fails.
 #pragma once

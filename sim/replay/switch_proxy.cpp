@@ -1,17 +1,11 @@
 #include "sim/replay/switch_proxy.hpp"
 
+#include "sim/replay/mailbox_io.hpp"
 #include "sim/replay/start_batch.hpp"
 
 namespace sg4 = simgrid::s4u;
 
 namespace trainsim {
-namespace {
-
-// Payload pointer of simulated messages: only sizes matter, nothing is dereferenced.
-int g_switch_payload = 0;
-int* g_switch_sink = nullptr;
-
-}  // namespace
 
 SwitchProxy::SwitchProxy(sg4::Host* switch_host, const std::string& name, std::vector<SwitchExchange> plan)
     : up_(sg4::Mailbox::by_name(name + ".up")), down_(sg4::Mailbox::by_name(name + ".down")), plan_(std::move(plan)) {
@@ -22,8 +16,8 @@ SwitchProxy::SwitchProxy(sg4::Host* switch_host, const std::string& name, std::v
 }
 
 void SwitchProxy::exchange(uint64_t up, uint64_t down, std::vector<sg4::CommPtr>& comms) {
-  if (up > 0) comms.push_back(up_->put_init(&g_switch_payload, up));
-  if (down > 0) comms.push_back(down_->get_init()->set_dst_data(reinterpret_cast<void**>(&g_switch_sink), sizeof(void*)));
+  if (up > 0) comms.push_back(mailbox_put(up_, up));
+  if (down > 0) comms.push_back(mailbox_get(down_));
 }
 
 // Both sides of an exchange start in one simcall and are waited for with wait_any, which,
@@ -33,11 +27,11 @@ void SwitchProxy::serve() {
   std::vector<sg4::ActivityPtr> comms;
   for (const SwitchExchange& e : plan_) {
     if (e.up > 0) {
-      comms.push_back(up_->get_init()->set_dst_data(reinterpret_cast<void**>(&g_switch_sink), sizeof(void*)));
+      comms.push_back(mailbox_get(up_));
       starts.start(boost::static_pointer_cast<sg4::Comm>(comms.back()));
     }
     if (e.down > 0) {
-      comms.push_back(down_->put_init(&g_switch_payload, e.down));
+      comms.push_back(mailbox_put(down_, e.down));
       starts.start(boost::static_pointer_cast<sg4::Comm>(comms.back()));
     }
     starts.flush();

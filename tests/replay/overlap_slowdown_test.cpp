@@ -4,10 +4,8 @@
 // expected time is worked out by hand, on the three ways the replay times a collective: flows
 // (step mode), the full-mesh pair shortcut and the private-switch hold (bulk mode).
 #include <catch2/catch.hpp>
-#include <sstream>
 
-#include "sim/core/child_process.hpp"
-#include "sim/replay/engine.hpp"
+#include "tests/support/replay_child.hpp"
 #include "tests/support/tiny_run.hpp"
 
 using namespace trainsim;
@@ -18,18 +16,6 @@ namespace {
 constexpr double kMeshBeta = 100e9;  // 100 GB/s per link or port and direction
 constexpr double kMeshAlpha = 2e-6;  // 2 us end to end
 constexpr double kSlowdown = 1.5;
-
-double slowed_replay_time(const RunSpec& run, const RunGraph& graph, CollectiveMode mode) {
-  const std::string out = call_in_child([&] {
-    ReplayOptions options;
-    options.collectives = mode;
-    std::ostringstream s;
-    s.precision(17);
-    s << replay(run, graph, Mesh(run.strategy), options).iteration_time;
-    return s.str();
-  });
-  return std::stod(out);
-}
 
 // One collective of `bytes` on a TP group of all `run`'s devices, pipelined or not.
 RunGraph one_collective(CollectiveKind kind, double bytes, bool pipelined) {
@@ -63,10 +49,10 @@ TEST_CASE("a pipelined all-gather on a full mesh moves its bytes at bandwidth / 
   const double piece = 200e6;
   const RunGraph pipelined = one_collective(CollectiveKind::kAllGather, 800e6, true);
   const RunGraph alone = one_collective(CollectiveKind::kAllGather, 800e6, false);
-  CHECK(slowed_replay_time(run, pipelined, CollectiveMode::kBulk) == Approx(piece * kSlowdown / kMeshBeta + 3 * kMeshAlpha).epsilon(1e-9));
-  CHECK(slowed_replay_time(run, alone, CollectiveMode::kBulk) == Approx(piece / kMeshBeta + 3 * kMeshAlpha).epsilon(1e-9));
-  CHECK(slowed_replay_time(run, pipelined, CollectiveMode::kStep) == Approx(3 * (kMeshAlpha + piece * kSlowdown / kMeshBeta)).epsilon(1e-9));
-  CHECK(slowed_replay_time(run, alone, CollectiveMode::kStep) == Approx(3 * (kMeshAlpha + piece / kMeshBeta)).epsilon(1e-9));
+  CHECK(replayed_iteration(run, pipelined, CollectiveMode::kBulk) == Approx(piece * kSlowdown / kMeshBeta + 3 * kMeshAlpha).epsilon(1e-9));
+  CHECK(replayed_iteration(run, alone, CollectiveMode::kBulk) == Approx(piece / kMeshBeta + 3 * kMeshAlpha).epsilon(1e-9));
+  CHECK(replayed_iteration(run, pipelined, CollectiveMode::kStep) == Approx(3 * (kMeshAlpha + piece * kSlowdown / kMeshBeta)).epsilon(1e-9));
+  CHECK(replayed_iteration(run, alone, CollectiveMode::kStep) == Approx(3 * (kMeshAlpha + piece / kMeshBeta)).epsilon(1e-9));
 }
 
 TEST_CASE("a pipelined in-switch all-reduce is slowed on its way up and down alike", "[replay]") {
@@ -82,8 +68,8 @@ TEST_CASE("a pipelined in-switch all-reduce is slowed on its way up and down ali
   run.platform.accelerator.overlap_comm_slowdown = kSlowdown;
   run.strategy.tp = 8;
   const RunGraph g = one_collective(CollectiveKind::kAllReduce, S, true);
-  CHECK(slowed_replay_time(run, g, CollectiveMode::kBulk) == Approx(kMeshAlpha + kSlowdown * S / kMeshBeta + 8 * kMeshAlpha).epsilon(1e-9));
-  CHECK(slowed_replay_time(run, g, CollectiveMode::kStep) ==
+  CHECK(replayed_iteration(run, g, CollectiveMode::kBulk) == Approx(kMeshAlpha + kSlowdown * S / kMeshBeta + 8 * kMeshAlpha).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g, CollectiveMode::kStep) ==
         Approx(9 * (kMeshAlpha + kSlowdown * S / 8 / kMeshBeta)).epsilon(1e-9));
 }
 
@@ -94,8 +80,8 @@ TEST_CASE("a pipelined ring all-reduce's flows are each bounded at bandwidth / s
   run.platform.accelerator.overlap_comm_slowdown = kSlowdown;
   run.strategy.tp = 4;
   run.collectives["tp"] = "ring";
-  CHECK(slowed_replay_time(run, one_collective(CollectiveKind::kAllReduce, 800e6, true), CollectiveMode::kStep) ==
+  CHECK(replayed_iteration(run, one_collective(CollectiveKind::kAllReduce, 800e6, true), CollectiveMode::kStep) ==
         Approx(6 * (kMeshAlpha + 200e6 * kSlowdown / kMeshBeta)).epsilon(1e-9));
-  CHECK(slowed_replay_time(run, one_collective(CollectiveKind::kAllReduce, 800e6, false), CollectiveMode::kStep) ==
+  CHECK(replayed_iteration(run, one_collective(CollectiveKind::kAllReduce, 800e6, false), CollectiveMode::kStep) ==
         Approx(6 * (kMeshAlpha + 200e6 / kMeshBeta)).epsilon(1e-9));
 }

@@ -1,27 +1,13 @@
 // Golden replays on tiny platforms; every expected time is derived by hand below.
 #include <catch2/catch.hpp>
-#include <sstream>
 
-#include "sim/core/child_process.hpp"
-#include "sim/replay/engine.hpp"
+#include "tests/support/replay_child.hpp"
 #include "tests/support/tiny_run.hpp"
 
 using namespace trainsim;
 using namespace trainsim::test;
 
 namespace {
-
-double replay_time(const RunSpec& run, const RunGraph& graph, CollectiveMode mode = CollectiveMode::kBulk) {
-  const std::string out = call_in_child([&] {
-    ReplayOptions options;
-    options.collectives = mode;
-    std::ostringstream s;
-    s.precision(17);
-    s << replay(run, graph, Mesh(run.strategy), options).iteration_time;
-    return s.str();
-  });
-  return std::stod(out);
-}
 
 constexpr double kBeta = 100e9;   // 100 GB/s per port and direction
 constexpr double kGoldenAlpha = 2e-6;   // 2 us end to end
@@ -37,7 +23,7 @@ TEST_CASE("one pipeline transfer takes alpha + S/beta", "[replay]") {
   g.stages.emplace_back(1);
   g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
   g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
-  CHECK(replay_time(run, g) == Approx(kGoldenAlpha + 1e9 / kBeta).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g) == Approx(kGoldenAlpha + 1e9 / kBeta).epsilon(1e-9));
 }
 
 TEST_CASE("ring all-reduce on n devices takes 2(n-1)(alpha + S/(n beta))", "[replay]") {
@@ -52,9 +38,9 @@ TEST_CASE("ring all-reduce on n devices takes 2(n-1)(alpha + S/(n beta))", "[rep
     g.stages.emplace_back(0);
     g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S));
     const double expected = 2.0 * (n - 1) * (kGoldenAlpha + S / n / kBeta);
-    CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(expected).epsilon(1e-9));
+    CHECK(replayed_iteration(run, g, CollectiveMode::kStep) == Approx(expected).epsilon(1e-9));
     // Bulk mode: one flow of 2(n-1)/n * S plus the other 2(n-1)-1 latencies: the same sum.
-    CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(expected).epsilon(1e-9));
+    CHECK(replayed_iteration(run, g, CollectiveMode::kBulk) == Approx(expected).epsilon(1e-9));
   }
 }
 
@@ -80,7 +66,7 @@ TEST_CASE("two flows sharing a NIC each get half its bandwidth", "[replay]") {
   RunGraph g;
   g.stages.emplace_back(0);
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kDp, 1e9));
-  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(2 * (kGoldenAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
+  CHECK(replayed_iteration(run, g, CollectiveMode::kStep) == Approx(2 * (kGoldenAlpha + 0.5e9 / 50e9)).epsilon(1e-6));
 }
 
 namespace {
@@ -95,7 +81,7 @@ double beside_all_reduce(Task (*make)(StageGraph&)) {
   StageGraph& s = g.stages[0];
   s.add(collective(s, CollectiveKind::kAllReduce, Dim::kTp, 1e9));
   s.add(make(s));
-  return replay_time(run, g);
+  return replayed_iteration(run, g);
 }
 constexpr double kAllReduceT = 1e9 / kBeta + 2 * kGoldenAlpha;
 }  // namespace
@@ -138,7 +124,7 @@ TEST_CASE("a stage waiting on a late sender computes at full speed", "[replay]")
   const TaskId recv = s1.add(p2p(s1, TaskKind::kRecv, -1, 1));
   s1.add(compute(s1, 10e-3));
   s1.add(compute(s1, 1e-3), {recv});
-  CHECK(replay_time(run, g) == Approx(10e-3 + kGoldenAlpha + 1 / kBeta + 1e-3).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g) == Approx(10e-3 + kGoldenAlpha + 1 / kBeta + 1e-3).epsilon(1e-9));
 }
 
 TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)", "[replay]") {
@@ -170,7 +156,7 @@ TEST_CASE("a 2-stage 1F1B pipeline of uniform kernels takes (m + p - 1)(F + B)",
       }
     }
   }
-  CHECK(replay_time(run, g) == Approx((m + 2 - 1) * (F + B)).epsilon(1e-6));
+  CHECK(replayed_iteration(run, g) == Approx((m + 2 - 1) * (F + B)).epsilon(1e-6));
 }
 
 TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[replay]") {
@@ -183,7 +169,7 @@ TEST_CASE("a tier's efficiency scales the bandwidth a transfer achieves", "[repl
   g.stages.emplace_back(1);
   g.stages[0].add(p2p(g.stages[0], TaskKind::kSend, +1, 1e9));
   g.stages[1].add(p2p(g.stages[1], TaskKind::kRecv, -1, 1e9));
-  CHECK(replay_time(run, g) == Approx(kGoldenAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g) == Approx(kGoldenAlpha + 1e9 / (0.8 * kBeta)).epsilon(1e-9));
 }
 
 TEST_CASE("on a full mesh the default all-gather uses every pair link at once", "[replay]") {
@@ -198,7 +184,7 @@ TEST_CASE("on a full mesh the default all-gather uses every pair link at once", 
   RunGraph g;
   g.stages.emplace_back(0);
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllGather, Dim::kTp, 800e6));
-  CHECK(replay_time(run, g) == Approx(2e-3 + 3 * kGoldenAlpha).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g) == Approx(2e-3 + 3 * kGoldenAlpha).epsilon(1e-9));
 }
 
 TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once down, in both modes", "[replay]") {
@@ -216,8 +202,8 @@ TEST_CASE("an in-switch (NVLS) all-reduce streams the buffer once up and once do
   g.stages.emplace_back(0);
   Task t = collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, S);
   g.stages[0].add(t);
-  CHECK(replay_time(run, g, CollectiveMode::kStep) == Approx(9 * (kGoldenAlpha + S / 8 / kBeta)).epsilon(1e-9));
-  CHECK(replay_time(run, g, CollectiveMode::kBulk) == Approx(kGoldenAlpha + S / kBeta + 8 * kGoldenAlpha).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g, CollectiveMode::kStep) == Approx(9 * (kGoldenAlpha + S / 8 / kBeta)).epsilon(1e-9));
+  CHECK(replayed_iteration(run, g, CollectiveMode::kBulk) == Approx(kGoldenAlpha + S / kBeta + 8 * kGoldenAlpha).epsilon(1e-9));
 }
 
 // Not under AddressSanitizer: stopping the other actors kills them, and a killed actor unwinds its
@@ -235,6 +221,6 @@ TEST_CASE("an error inside a device's stream stops the replay as an exception, n
   g.stages.emplace_back(0);
   g.stages[0].add(collective(g.stages[0], CollectiveKind::kAllReduce, Dim::kTp, 1e6));
   g.stages[0].add(compute(g.stages[0], 1e-3));
-  CHECK_THROWS_WITH(replay_time(run, g), Catch::Contains("no-such-algorithm"));
+  CHECK_THROWS_WITH(replayed_iteration(run, g), Catch::Contains("no-such-algorithm"));
 }
 #endif
