@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/replay/pair_shortcut.hpp"
 #include "sim/replay/switch_plan.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -28,8 +29,8 @@ void FlowBatch::add(int peer_rank, Bytes bytes, bool outgoing) {
   }
   DeviceRuntime* peer = ctx_.device(peer_rank);
   if (peer != nullptr)
-    return outgoing ? post(mailbox_put(peer->mailbox[static_cast<int>(stream_)], size), peer->host, true)
-                    : receive(peer->host);
+    return outgoing ? post(mailbox_put(peer->mailbox[static_cast<int>(stream_)], size), peer_rank, true)
+                    : receive(peer_rank);
   sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
   if (private_pairs_) return host_to_host(folded, size, outgoing);
   const int owner = ctx_.link_owner[static_cast<size_t>(peer_rank)];
@@ -37,11 +38,10 @@ void FlowBatch::add(int peer_rank, Bytes bytes, bool outgoing) {
     if (outgoing) host_to_host(folded, size, true);
     return;
   }
-  DeviceRuntime* mirror = ctx_.device(owner);
   if (outgoing) {
-    post(mailbox_put(mirror->mailbox[static_cast<int>(stream_)], size), mirror->host, true);
+    post(mailbox_put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size), owner, true);
   } else {
-    receive(mirror->host);
+    receive(owner);
   }
 }
 
@@ -66,16 +66,15 @@ void FlowBatch::post_all() {
   }
 }
 
-void FlowBatch::post(sg4::CommPtr c, const sg4::Host* other, bool outgoing) {
+void FlowBatch::post(sg4::CommPtr c, int other, bool outgoing) {
   if (slowdown_ > 1) {
-    double latency = 0, bandwidth = 0;
-    route_figures(outgoing ? dev_.host : other, outgoing ? other : dev_.host, &latency, &bandwidth);
-    c->set_rate(bandwidth / slowdown_);
+    const PairRoute& r = pair_route(ctx_, dev_, other);
+    c->set_rate((outgoing ? r.out_bandwidth : r.in_bandwidth) / slowdown_);
   }
   post(std::move(c));
 }
 
-void FlowBatch::receive(const sg4::Host* from) {
+void FlowBatch::receive(int from) {
   post(mailbox_get(dev_.mailbox[static_cast<int>(stream_)]), from, false);
 }
 

@@ -50,9 +50,9 @@ class FlowBatch {
 
  private:
   void post(simgrid::s4u::CommPtr c) { pending_.push_back(std::move(c)); }
-  // A flow between this device and `other`, bounded when the batch is slowed.
-  void post(simgrid::s4u::CommPtr c, const simgrid::s4u::Host* other, bool outgoing);
-  void receive(const simgrid::s4u::Host* from);
+  // A flow between this device and device `other`, bounded when the batch is slowed.
+  void post(simgrid::s4u::CommPtr c, int other, bool outgoing);
+  void receive(int from);
   // To or from a folded peer. SimGrid 3.32 drops a rate bound on host-to-host comms, so a slowed
   // transfer carries its bytes times the slowdown: the same time on a private pair link, which
   // nothing else shares (fold_plan.cpp declines folding where a slowed group's links are shared);

@@ -84,20 +84,21 @@ std::string collective_obstacle(const RunSpec& run, const RunGraph& graph, const
       auto& group = groups[static_cast<size_t>(task.group)];
       if (group.empty()) group = mesh.group(rank, task.group);
       if (group.size() < 2) continue;
-      const bool folded =
-          std::any_of(group.begin(), group.end(), [&](int r) { return owner[static_cast<size_t>(r)] != r; });
+      const auto folded = [&] {
+        return std::any_of(group.begin(), group.end(), [&](int r) { return owner[static_cast<size_t>(r)] != r; });
+      };
       const GroupCollective choice = group_collective(run, sizes.front(), task, group);
       // A slowed collective's flows carry a rate bound (flow_batch.hpp), which SimGrid 3.32 drops on
       // host-to-host transfers; those to folded peers over private pair links carry their bytes
       // stretched instead (exact: nothing else shares the link), but not over shared links.
-      if (folded && task.pipelined && run.platform.accelerator.overlap_comm_slowdown > 1 &&
+      if (task.pipelined && run.platform.accelerator.overlap_comm_slowdown > 1 && folded() &&
           !private_pair_links(run.platform.tiers[static_cast<size_t>(choice.tier)]))
         return "the " + std::string(to_string(task.group)) + " group of device " + std::to_string(rank) +
                " has folded members and collectives pipelined with GEMMs, slowed by the accelerator's "
                "overlap_comm_slowdown, which SimGrid 3.32 cannot bound on transfers to folded peers over shared links";
       const std::string_view name = choice.algorithm->name;
       if (!seen.insert({rank, static_cast<int>(task.group), name}).second) continue;
-      if (!folded) continue;
+      if (!folded()) continue;
       std::string why = group_obstacle(owner, sizes, choice.tier, group);
       if (why.empty() && name != "ring" && name != "direct" && name != "nvls")
         why = "its " + std::string(name) + " algorithm treats members differently by their index";

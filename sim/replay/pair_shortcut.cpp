@@ -24,10 +24,6 @@ bool PairRendezvous::decide(uint64_t key) {
   return timed;
 }
 
-namespace {
-
-// The route from `dev` to `peer` (out) or from `peer` to `dev`: latency and bottleneck bandwidth,
-// as SimGrid routes them.
 const PairRoute& pair_route(ReplayContext& ctx, DeviceRuntime& dev, int peer) {
   for (const PairRoute& r : dev.pair_routes)
     if (r.peer == peer) return r;
@@ -39,8 +35,6 @@ const PairRoute& pair_route(ReplayContext& ctx, DeviceRuntime& dev, int peer) {
   dev.pair_routes.push_back(r);
   return dev.pair_routes.back();
 }
-
-}  // namespace
 
 double pair_collective_seconds(ReplayContext& ctx, DeviceRuntime& dev, TaskId id, Bytes* sent) {
   const Task& task = dev.stage->graph->task(id);

@@ -23,6 +23,7 @@ namespace trainsim {
 
 struct ReplayContext;
 struct DeviceRuntime;
+struct PairRoute;
 
 class PairRendezvous {
  public:
@@ -41,6 +42,10 @@ class PairRendezvous {
   };
   std::unordered_map<uint64_t, Instance> instances_;
 };
+
+// The route from `dev` to device `peer` (out) and back (in): latency and bottleneck bandwidth, as
+// SimGrid routes them; looked up once per peer and kept in dev.pair_routes.
+const PairRoute& pair_route(ReplayContext& ctx, DeviceRuntime& dev, int peer);
 
 // The seconds collective `id` of dev's stage template holds its stream when its members begin it
 // together, and in *sent the bytes it sends; -1 when it cannot be timed (not in bulk mode, not on
