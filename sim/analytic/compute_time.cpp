@@ -43,7 +43,8 @@ double gemm_level(const AcceleratorSpec& acc, Precision p) {
   if (acc.fp8_gemm_efficiency <= 0)
     throw UserError("accelerator '" + acc.name + "' gives no fp8_gemm_efficiency, which its " + to_string(p) +
                     " GEMMs need (the fraction of its " + to_string(p) + " peak a large 8-bit GEMM reaches)");
-  return acc.fp8_gemm_efficiency;
+  const bool block_scaled = executed_precision(acc, p) == Precision::kMxfp8;
+  return block_scaled ? acc.fp8_gemm_efficiency * acc.mxfp8_gemm_ratio : acc.fp8_gemm_efficiency;
 }
 
 // Every output tile pays a fixed prologue/epilogue (loading the first operand slices, writing

@@ -15,8 +15,8 @@ namespace trainsim {
 // Dense peak FLOP/s of executed_precision(acc, p).
 [[nodiscard]] FlopsPerSecond peak_flops(const AcceleratorSpec& acc, Precision p);
 // The efficiency level of a large, well-shaped GEMM run in `p`: fp8_gemm_efficiency when it executes
-// in 8 bits (fp8, mxfp8), else gemm_efficiency. Throws UserError for an 8-bit GEMM on an accelerator
-// that gives no fp8_gemm_efficiency.
+// in 8 bits (times mxfp8_gemm_ratio for mxfp8), else gemm_efficiency. Throws UserError for an 8-bit
+// GEMM on an accelerator that gives no fp8_gemm_efficiency.
 [[nodiscard]] double gemm_level(const AcceleratorSpec& acc, Precision p);
 
 // Wave quantization of a GEMM: tiles = ceil(m/tile_m)·ceil(n/tile_n)·batch output tiles run in

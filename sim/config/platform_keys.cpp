@@ -41,6 +41,16 @@ KeyEntry<A> fp8_gemm_efficiency_key() {
   return e;
 }
 
+// Block-scaled MMA reads a scale per 32 elements of each operand: only cards with an mxfp8 peak have it.
+KeyEntry<A> mxfp8_gemm_ratio_key() {
+  KeyEntry<A> e = number_key<A>("mxfp8_gemm_ratio", &A::mxfp8_gemm_ratio, Need::kOptional, efficiency_range(),
+                                "an MXFP8 GEMM's rate as a fraction of an fp8 (tensor-scaled) GEMM's of the same shape: "
+                                "its level is fp8_gemm_efficiency x this; 1 = the same");
+  e.applies = [](const A& a) { return a.peak_flops.count(Precision::kMxfp8) > 0; };
+  e.applies_to = "cards with an mxfp8 peak";
+  return e;
+}
+
 KeyEntry<A> peak_flops_key() {
   KeyEntry<A> e = custom_key<A>(
       "peak_flops", Need::kRequired,
@@ -100,6 +110,7 @@ std::vector<KeyEntry<A>> accelerator_entries() {
       number_key<A>("gemm_efficiency", &A::gemm_efficiency, opt, efficiency_range(),
                     "fraction of peak a large, well-shaped GEMM reaches (below 1% is a misconfiguration)"),
       fp8_gemm_efficiency_key(),
+      mxfp8_gemm_ratio_key(),
       number_key<A>("gemm_k_overhead", &A::gemm_k_overhead, opt, k_overhead_range(),
                     "fixed cost of each output tile in 16-bit K-steps: a GEMM of depth K runs at K/(K + this) (tens "
                     "today); an 8-bit GEMM's K-steps are shorter by its rate ratio, so the same time is more of them"),

@@ -38,6 +38,8 @@ struct AcceleratorSpec {
   double fp8_gemm_efficiency = 0;                    // the same for 8-bit GEMMs (fp8, mxfp8), as a fraction
                                                      // of the 8-bit peak; 0 = not given (a run in fp8 on a
                                                      // card with an 8-bit peak is then refused)
+  double mxfp8_gemm_ratio = 1;                       // an MXFP8 GEMM's rate over an fp8 (tensor-scaled) GEMM's
+                                                     // of the same shape: its level is fp8_gemm_efficiency x this
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
                                                      // in K-steps of a 16-bit GEMM: a GEMM of depth K runs
                                                      // at K/(K + this); an 8-bit GEMM's K-steps are shorter

@@ -152,6 +152,23 @@ TEST_CASE("an 8-bit GEMM runs at the 8-bit peak times its own efficiency level",
   CHECK(kernel_time(k, a) == Approx(67.108864e-6 + 5e-6));
 }
 
+TEST_CASE("an MXFP8 GEMM runs at the fp8 level times the card's MXFP8 ratio", "[analytic][fp8]") {
+  // The same GEMM in mxfp8 at 2e15 x 0.6 x 0.75 = 0.9e15 FLOP/s -> 59.652324 us; a card that leaves the
+  // ratio at 1 runs it at the fp8 rate (44.739243 us), and the ratio does not touch fp8 GEMMs.
+  AcceleratorSpec a = test_accelerator();
+  a.peak_flops[Precision::kFp8] = 2e15;
+  a.peak_flops[Precision::kMxfp8] = 2e15;
+  a.fp8_gemm_efficiency = 0.6;
+  Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 0);
+  k.precision = Precision::kMxfp8;
+  CHECK(kernel_time(k, a) == Approx(44.739243e-6 + 5e-6));
+  a.mxfp8_gemm_ratio = 0.75;
+  CHECK(gemm_level(a, Precision::kMxfp8) == Approx(0.45));
+  CHECK(kernel_time(k, a) == Approx(59.652324e-6 + 5e-6));
+  k.precision = Precision::kFp8;
+  CHECK(kernel_time(k, a) == Approx(44.739243e-6 + 5e-6));
+}
+
 TEST_CASE("an 8-bit GEMM needs the accelerator's fp8 efficiency, unless it runs in 16 bit", "[analytic][fp8]") {
   AcceleratorSpec a = test_accelerator();
   Kernel k = gemm(1280, 1280, 16384, 53687091200.0, 0);
