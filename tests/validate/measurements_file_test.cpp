@@ -55,8 +55,10 @@ TEST_CASE("measurements.yaml holds one entry per published row, each with a run 
   // published-runs.yaml: 10 SC'21 + 5 Megatron-Core + 2 MindSpeed + 3 NeMo 24.07 + 1 Megatron-Bridge
   // calibrate rows = 21; 8 Korthikanti + 4 Megatron-Core + 2 MindSpeed + 5 NeMo 24.07 + 3 Megatron-Bridge
   // check rows = 22; plus the Megatron-Bridge 25.09 token-drop row of the Qwen3 layout, the 26.02
-  // GPT-OSS row and Megatron-LM's two Qwen3-30B-A3B recipe rows, H100 and GB200 (check): 47.
-  REQUIRE(set.rows.size() == 47);
+  // GPT-OSS row and Megatron-LM's two Qwen3-30B-A3B recipe rows, H100 and GB200 (check): 47. Megatron-Bridge's
+  // Blackwell tables: 7 calibrate rows (Llama 3 8B on B200, GB200, GB300; 3.1 405B on each, GB200's twice) and
+  // 8 check rows (the 8B and B200 405B in MXFP8, two 70B and two GB300 405B of 26.02): 62.
+  REQUIRE(set.rows.size() == 62);
   int calibrate = 0;
   std::set<std::string> ids;
   for (const auto& m : set.rows) {
@@ -69,7 +71,7 @@ TEST_CASE("measurements.yaml holds one entry per published row, each with a run 
     CHECK(run.platform.name == m.hardware);
     CHECK(!m.source.empty());
   }
-  CHECK(calibrate == 21);
+  CHECK(calibrate == 28);
 }
 
 TEST_CASE("a valid one-entry measurements file loads with every field", "[validate]") {
