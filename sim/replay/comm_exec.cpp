@@ -162,7 +162,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
   if (ctx_.options.collectives == CollectiveMode::kStep) {
     if (batches_posted_ == mine.step_sends.size()) return false;
     const size_t s = batches_posted_++;
-    FlowBatch batch(ctx_, dev_, stream, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
+    FlowBatch batch(ctx_, dev_, stream, task_.group, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
     for (const auto& pb : mine.step_sends[s]) {
       batch.add(rank_of(group, pb.peer), pb.bytes, true);
       sent_ += pb.bytes;
@@ -172,7 +172,7 @@ bool CommOp::collective_batch(StartBatch& starts, std::vector<sg4::CommPtr>& flo
     return true;
   }
   if (batches_posted_++ > 0) return false;
-  FlowBatch batch(ctx_, dev_, stream, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
+  FlowBatch batch(ctx_, dev_, stream, task_.group, tier_, collective_slowdown(*ctx_.run, task_), starts, flows, until);
   Seconds latency = 0;
   for (const auto& pb : mine.bulk_sends) {
     const int peer = rank_of(group, pb.peer);

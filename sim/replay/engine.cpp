@@ -97,7 +97,6 @@ std::unique_ptr<DeviceRuntime> make_device(ReplayContext& ctx, int rank) {
   dev->kernel.init(dev->host->get_pstate_speed(kDeviceIdleLinks), dev->host->get_pstate_speed(kDeviceBusyLinks), simgrid::config::get_value<double>("maxmin/precision") *
                                                                       simgrid::config::get_value<double>("surf/precision"));
   const std::string prefix = "r" + std::to_string(rank) + ".";
-  for (int s = 0; s < kStreams; ++s) dev->mailbox[s] = sg4::Mailbox::by_name(prefix + to_string(Stream(s)));
   dev->pp_forward = sg4::Mailbox::by_name(prefix + "pp_fwd");
   dev->pp_backward = sg4::Mailbox::by_name(prefix + "pp_bwd");
   dev->stats.rank = rank;

@@ -8,12 +8,28 @@
 namespace sg4 = simgrid::s4u;
 
 namespace trainsim {
+namespace {
 
-FlowBatch::FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, double slowdown,
+// The mailbox of `receiver` for messages of its group along `dim` from device `sender`
+// (DeviceRuntime::inbox), made on first use. Mailbox::by_name is a simcall, during which other
+// devices' actors may add to the same map: it is looked up before and stored after, never held.
+sg4::Mailbox* collective_mailbox(DeviceRuntime& receiver, Dim dim, int sender) {
+  const auto key = static_cast<uint32_t>(sender) * kDims + static_cast<uint32_t>(dim);
+  if (auto it = receiver.inbox.find(key); it != receiver.inbox.end()) return it->second;
+  sg4::Mailbox* box = sg4::Mailbox::by_name("r" + std::to_string(receiver.rank) + ".g" +
+                                            std::to_string(static_cast<int>(dim)) + ".s" + std::to_string(sender));
+  receiver.inbox[key] = box;
+  return box;
+}
+
+}  // namespace
+
+FlowBatch::FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, Dim dim, int tier, double slowdown,
                      StartBatch& starts, std::vector<sg4::CommPtr>& flows, double* until)
     : ctx_(ctx),
       dev_(dev),
       stream_(stream),
+      dim_(dim),
       tier_(tier),
       slowdown_(slowdown),
       private_pairs_(private_pair_links(ctx.run->platform.tiers[static_cast<size_t>(tier)])),
@@ -29,7 +45,7 @@ void FlowBatch::add(int peer_rank, Bytes bytes, bool outgoing) {
   }
   DeviceRuntime* peer = ctx_.device(peer_rank);
   if (peer != nullptr)
-    return outgoing ? post(mailbox_put(peer->mailbox[static_cast<int>(stream_)], size), peer_rank, true)
+    return outgoing ? post(mailbox_put(collective_mailbox(*peer, dim_, dev_.rank), size), peer_rank, true)
                     : receive(peer_rank);
   sg4::Host* folded = ctx_.platform.hosts[static_cast<size_t>(peer_rank)];
   if (private_pairs_) return host_to_host(folded, size, outgoing);
@@ -39,7 +55,7 @@ void FlowBatch::add(int peer_rank, Bytes bytes, bool outgoing) {
     return;
   }
   if (outgoing) {
-    post(mailbox_put(ctx_.device(owner)->mailbox[static_cast<int>(stream_)], size), owner, true);
+    post(mailbox_put(collective_mailbox(*ctx_.device(owner), dim_, dev_.rank), size), owner, true);
   } else {
     receive(owner);
   }
@@ -75,7 +91,7 @@ void FlowBatch::post(sg4::CommPtr c, int other, bool outgoing) {
 }
 
 void FlowBatch::receive(int from) {
-  post(mailbox_get(dev_.mailbox[static_cast<int>(stream_)]), from, false);
+  post(mailbox_get(collective_mailbox(dev_, dim_, from)), from, false);
 }
 
 void FlowBatch::host_to_host(sg4::Host* other, uint64_t size, bool outgoing) {

@@ -35,8 +35,9 @@ class FlowBatch {
   // `tier`: the group's tier; the fold plan folds only groups whose pairs all cross it.
   // `slowdown`: 1, or the factor above for a pipelined collective. Started flows go to `flows`
   // (through `starts`); a batch timed without flows sets *until to the date it ends.
-  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, int tier, double slowdown, StartBatch& starts,
-            std::vector<simgrid::s4u::CommPtr>& flows, double* until);
+  // `dim`: the group's dimension, whose mailboxes carry its messages (runtime.hpp).
+  FlowBatch(ReplayContext& ctx, DeviceRuntime& dev, Stream stream, Dim dim, int tier, double slowdown,
+            StartBatch& starts, std::vector<simgrid::s4u::CommPtr>& flows, double* until);
 
   // peer_rank < 0 stands for the switch of an in-network reduction on the batch's tier: its
   // transfers go through the device's switch proxy (switch_proxy.hpp) when the batch is posted.
@@ -64,6 +65,7 @@ class FlowBatch {
   ReplayContext& ctx_;
   DeviceRuntime& dev_;
   Stream stream_;
+  Dim dim_;
   int tier_;
   double slowdown_;
   bool private_pairs_;  // the tier's pair links are private (full mesh): folded peers keep them

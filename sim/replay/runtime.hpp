@@ -4,6 +4,7 @@
 #include <array>
 #include <exception>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -44,7 +45,14 @@ struct DeviceRuntime {
   const CompiledStage* stage = nullptr;
   simgrid::s4u::Host* host = nullptr;
   std::vector<uint8_t> done;                        // done[t] once task t of the template finished
-  std::array<simgrid::s4u::Mailbox*, kStreams> mailbox{};  // collective messages, per stream
+  // Collective messages to this device, one mailbox per (group dimension, sender), made on first
+  // use (collective_mailbox). A receive takes the first message in its mailbox; each sender posts
+  // its messages to this device in the order this device receives them (one group per dimension,
+  // the same stage template, the same plan), so per sender that order is exact. A mailbox shared by
+  // several senders is not: a peer that ran ahead into a later step or collective had its message
+  // taken by a receive meant for another peer, and two devices each left holding the other's
+  // message waited for each other forever (tests/replay/group_mailbox_test.cpp).
+  std::unordered_map<uint32_t, simgrid::s4u::Mailbox*> inbox;
   simgrid::s4u::Mailbox* pp_forward = nullptr;      // activations from the previous stage
   simgrid::s4u::Mailbox* pp_backward = nullptr;     // gradients from the next stage
   DeviceKernel kernel;                              // compute in progress and its speed (device_kernel.hpp)
