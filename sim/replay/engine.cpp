@@ -6,6 +6,8 @@
 #include <xbt/log.h>
 
 #include <cstdio>
+#include <stdexcept>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/error.hpp"
@@ -117,6 +119,8 @@ void start_actor(ReplayContext& ctx, DeviceRuntime& dev) {
     }
     try {
       run_device(*c, *d);
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;  // SimGrid ending this actor (kill_all below, or a deadlock): it must unwind
     } catch (...) {
       if (!c->failure) c->failure = std::current_exception();
       sg4::Actor::kill_all();  // every other actor: the run cannot go on
@@ -191,6 +195,14 @@ Timeline replay(const RunSpec& run, const RunGraph& graph, const Mesh& mesh, con
   for (auto& dev : ctx.devices)
     if (dev) start_actor(ctx, *dev), total_tasks += dev->stage->graph->size();
   ctx.progress.start(options.progress, total_tasks);
+  // A deadlock is a defect of the replay: SimGrid ends the waiting actors and returns, and the
+  // replay fails with this message instead of aborting.
+  sg4::Engine::on_deadlock_cb([c = &ctx] {
+    if (!c->failure)
+      c->failure = std::make_exception_ptr(std::logic_error(
+          "replay deadlock at " + std::to_string(sg4::Engine::get_clock()) +
+          " s: devices wait for messages that never come (a defect of the replay, not of the run)"));
+  });
   engine.run();
   if (ctx.failure) std::rethrow_exception(ctx.failure);
   ctx.progress.finish(ctx.tasks_executed, sg4::Engine::get_clock());
