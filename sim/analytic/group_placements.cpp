@@ -22,20 +22,50 @@ void GroupPlacements::use(const Mesh& mesh, const std::vector<int>& domains) {
   current_ = &by_order_.try_emplace(mesh.order(), OfMesh{mesh, {}}).first->second;
 }
 
+namespace {
+
+// `group`'s shape and tier on `domains` (members in the first member's node, innermost first).
+GroupPlacements::Placement place(std::vector<int> group, const std::vector<int>& domains) {
+  GroupPlacements::Placement p;
+  p.members = std::move(group);
+  const std::vector<int>& g = p.members;
+  if (g.size() >= 2) {
+    const int node = domains.front();
+    int node_size = 0;
+    for (int r : g) node_size += r / node == g.front() / node ? 1 : 0;
+    p.shape = {static_cast<int>(g.size()), std::max(1, node_size)};
+    p.tier = tier_between(domains, g.front(), g.back());
+  }
+  return p;
+}
+
+// Whether a is placed worse than b: it crosses a farther tier, or as far with fewer members
+// sharing its first member's node.
+bool worse(const GroupPlacements::Placement& a, const GroupPlacements::Placement& b) {
+  if (a.tier != b.tier) return a.tier > b.tier;
+  return a.shape.node_size < b.shape.node_size;
+}
+
+}  // namespace
+
 const GroupPlacements::Placement& GroupPlacements::get(int rank, Dim d) {
   const auto key = std::make_pair(rank, static_cast<int>(d));
   auto& placements = current_->placements;
   auto it = placements.find(key);
   if (it != placements.end()) return it->second;
-  Placement p;
-  p.members = current_->mesh.group(rank, d);
-  const std::vector<int>& group = p.members;
-  if (group.size() >= 2) {
-    const int node = domains_.front();
-    int node_size = 0;
-    for (int r : group) node_size += r / node == group.front() / node ? 1 : 0;
-    p.shape = {static_cast<int>(group.size()), std::max(1, node_size)};
-    p.tier = tier_between(domains_, group.front(), group.back());
+  const Mesh& mesh = current_->mesh;
+  Placement p = place(mesh.group(rank, d), domains_);
+  // The groups of one dimension in a stage run their collectives together and the stage waits for
+  // the slowest: where domains do not hold whole groups (a 72-GPU NVLink domain and groups of 16),
+  // some groups straddle two domains while others do not. Cost the worst placed one.
+  if (p.shape.members >= 2) {
+    const int stage = mesh.coord(rank)[Dim::kPp];
+    for (int r = 0; r < mesh.size(); ++r) {
+      const Coord c = mesh.coord(r);
+      if (c[Dim::kPp] != stage || c[d] != 0) continue;  // one rank per group of the stage
+      Placement other = place(mesh.group(r, d), domains_);
+      if (worse(other, p)) p = std::move(other);
+    }
   }
   return placements.emplace(key, std::move(p)).first->second;
 }

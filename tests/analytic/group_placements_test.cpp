@@ -55,3 +55,21 @@ TEST_CASE("kept placements follow the mesh order in use and start over when the 
   CHECK(kept.get(5, Dim::kDp).members == std::vector<int>{1, 5});
   CHECK(kept.get(5, Dim::kTp).members == std::vector<int>{4, 5, 6, 7});
 }
+
+// 12 devices in nodes of 6, tp 4, dp 3, pp 1 (rank = tp + 4 dp): the dp groups are 0 4 8, 1 5 9,
+// 2 6 10 and 3 7 11. The first two have two members in node 0, the last two one (2 | 6 10, 3 | 7
+// 11): all four cross nodes, and the stage waits for the one with the fewest members together.
+// The tp groups 0-3 and 8-11 sit in a node each; 4-7 straddles nodes 0 and 1 (4 5 | 6 7).
+TEST_CASE("a dimension's collectives are costed on the worst placed group of the stage", "[analytic][placement]") {
+  GroupPlacements kept;
+  kept.use(mesh(4, 3, 1, "tp-cp-ep-dp-pp"), {6, 12});
+  const GroupPlacements::Placement dp = kept.get(0, Dim::kDp);
+  CHECK(dp.members == std::vector<int>{2, 6, 10});
+  CHECK(dp.shape.members == 3);
+  CHECK(dp.shape.node_size == 1);
+  CHECK(dp.tier == 1);
+  const GroupPlacements::Placement tp = kept.get(0, Dim::kTp);
+  CHECK(tp.members == std::vector<int>{4, 5, 6, 7});
+  CHECK(tp.shape.node_size == 2);
+  CHECK(tp.tier == 1);
+}
