@@ -8,6 +8,8 @@
 #pragma once
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/config/framework_spec.hpp"
 #include "sim/config/platform_spec.hpp"
 #include "sim/config/run_spec.hpp"
@@ -62,7 +64,9 @@ struct IssueSpan {
 // does too where the pass begins at one (pass_starts_empty), else the host may bring a lead from the
 // passes before: that segment exposes only what its launches take beyond its device time.
 struct IssueSegments {
-  std::vector<IssueSpan> spans{IssueSpan{}};
+  // Most passes have one segment, a few one per MoE layer: two spans live inline, without a heap
+  // allocation (the search combines these per block of every strategy it extracts).
+  boost::container::small_vector<IssueSpan, 2> spans{IssueSpan{}};
   bool lead_carried = false;  // the first segment continues from earlier passes (no synchronisation)
   void add(const IssueSpan& next) { spans.back() = spans.back().then(next); }
   void sync() { spans.emplace_back(); }  // the host waits for the device: a new segment begins

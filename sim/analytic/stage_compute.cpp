@@ -67,22 +67,32 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     last = last || c.has_output;
   }
   int position = 0;  // layer index inside the stage, chunk by chunk (recompute_layers counts these)
+  const bool hosted = host.any();  // without host costs the issue order adds nothing: not built
   for (const ChunkLayers& c : chunks) {
     ChunkPass pass(c, host);
-    if (c.has_embedding) add(out, t.embedding), pass.add(t.embedding);
+    if (c.has_embedding) {
+      add(out, t.embedding);
+      if (hosted) pass.add(t.embedding);
+    }
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l, ++position) {
       layers.push_back(l);
       const bool moe = is_moe_layer(run.model, l);
       const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
       const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
       const LayerRecompute redo = layer_recompute(run, t, l, position);
-      add(out, attention), pass.add(attention);
-      pass.add_recompute(redo.attention_issue);
-      add(out, ffn), pass.add(ffn);
-      pass.add_recompute(redo.ffn_issue);
+      add(out, attention);
+      add(out, ffn);
       out.recompute += redo.seconds;
+      if (!hosted) continue;
+      pass.add(attention);
+      pass.add_recompute(redo.attention_issue);
+      pass.add(ffn);
+      pass.add_recompute(redo.ffn_issue);
     }
-    if (c.has_output) add(out, t.output), pass.add(t.output);
+    if (c.has_output) {
+      add(out, t.output);
+      if (hosted) pass.add(t.output);
+    }
     add_host_time(out, run, host, c, pass, first, last);
   }
   if (last && run.deferred_output_wgrads() > 0) {
