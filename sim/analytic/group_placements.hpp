@@ -1,12 +1,11 @@
 // Where each communication group of a mesh sits on the platform's tiers: its shape (members, and
 // members in the first member's node), the tier it is costed on and its ranks, found once per
-// (rank, dim). A rank's group stands for the worst placed group of its dimension in its stage,
-// which the stage waits for. CommCosts keeps one per run; the search passes its own, kept across the strategies it
-// extracts one after the other: those of one set of degrees differ in mesh order (kept apart, at most
-// 24), micro-batching, ZeRO, recomputation and overlap (which move no group). It starts over when a
-// run's degrees or tiers differ from the last one's.
+// (rank, dim). A rank's group stands for the worst placed group of its dimension in its stage, which
+// the stage waits for. CommCosts keeps one per run; the search passes its own, kept across the
+// strategies it extracts one after the other: those of one set of degrees differ in mesh order (kept
+// apart, at most 24), micro-batching, ZeRO, recomputation and overlap (which move no group). It starts
+// over when a run's degrees or tiers differ from the last one's.
 #pragma once
-#include <algorithm>
 #include <array>
 #include <map>
 #include <utility>
@@ -48,7 +47,7 @@ class GroupPlacements {
   std::array<int, kDims> degrees_{};
   std::map<std::vector<Dim>, OfMesh> by_order_;  // the meshes of those degrees, by mesh order
   OfMesh* current_ = nullptr;
-  bool uniform_ = true;  // every group of a dimension has one shape (all degrees and domains powers of two)
+  bool uniform_ = true;  // every group of a dimension has one shape (see use())
 };
 
 }  // namespace trainsim
