@@ -7,13 +7,11 @@
 // SimGrid aborted ("Deadlock detected"): `trainsim fit --platform gb200-nvl72` died that way. Both
 // replays below aborted before the fix.
 #include <catch2/catch.hpp>
-#include <sstream>
 
 #include "sim/config/loader.hpp"
-#include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
-#include "sim/replay/engine.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/support/replay_child.hpp"
 
 using namespace trainsim;
 
@@ -33,16 +31,8 @@ double replay_gb200(int tp, int dp, int ep, CollectiveMode mode) {
       "strategy.cp=1",               "strategy.zero_stage=0",
       "strategy.recompute=none",     "strategy.sequence_parallel=false",
       "strategy.overlap.tp_comm=false"};
-  const std::string out = call_in_child([&] {
-    const RunSpec run = load_run(kRoot / "workloads/mixtral-8x7b-h100.yaml", sets);
-    ReplayOptions options;
-    options.collectives = mode;
-    std::ostringstream s;
-    s.precision(17);
-    s << replay(run, build_run_graph(run), Mesh(run.strategy), options).iteration_time;
-    return s.str();
-  });
-  return std::stod(out);
+  const RunSpec run = load_run(kRoot / "workloads/mixtral-8x7b-h100.yaml", sets);
+  return test::replayed_iteration(run, build_run_graph(run), mode);
 }
 
 }  // namespace
