@@ -3,6 +3,7 @@
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/moe_ops.hpp"
+#include "sim/model/softmax_fusion.hpp"
 
 namespace trainsim {
 namespace {
@@ -15,6 +16,9 @@ struct Dims {
   double q;      // bytes per element of a saved Linear input: e, or its FP8 copy in 8-bit runs
   bool fp8;
   bool qk_norm;  // the model normalises Q and K heads (ModelSpec::qk_norm)
+  // Unfused attention's 16-bit scores go through PyTorch's fp32 softmax (softmax_fusion.hpp), whose
+  // autograd keeps its fp32 output besides the 16-bit probabilities it casts back to.
+  bool fp32_softmax;
   double b, s, ctx, t;
 };
 
@@ -37,6 +41,8 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   x.s = static_cast<double>(sh.seq);
   x.ctx = static_cast<double>(sh.context);
   x.t = sh.tp;
+  x.fp32_softmax = x.e < kFp32Bytes && !fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, local_heads(m, sh),
+                                                            sh.seq, sh.context, true);
   return x;
 }
 
@@ -50,8 +56,9 @@ Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
   if (selective(opt) && opt.modules.core_attn) return bytes;
   if (opt.flash_attention) return bytes + x.tokens * x.heads * kFp32Bytes;  // log-sum-exp
   const double scores = x.b * x.heads * x.s * x.ctx;
-  bytes += scores * x.e;                                                 // softmax output
-  if (opt.dropout) bytes += scores * (kMaskBytes + x.e);                 // its mask and output
+  bytes += scores * (x.fp32_softmax ? kFp32Bytes : x.e);                 // softmax output (for its backward)
+  if (opt.dropout) bytes += scores * (kMaskBytes + x.e);                 // dropout's mask and output
+  else if (x.fp32_softmax) bytes += scores * x.e;                        // the 16-bit probabilities it casts to
   return bytes;
 }
 

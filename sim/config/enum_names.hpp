@@ -73,6 +73,14 @@ inline const EnumNames<bool>& grouped_gemm_names() {
   return names;
 }
 
+// framework softmax_fusion: FrameworkSpec::softmax_fusion.
+inline const EnumNames<SoftmaxFusion>& softmax_fusion_names() {
+  static const EnumNames<SoftmaxFusion> names = {{"always", SoftmaxFusion::kAlways},
+                                                 {"megatron", SoftmaxFusion::kMegatron},
+                                                 {"megatron_deepspeed_2022", SoftmaxFusion::kMegatronDeepSpeed2022}};
+  return names;
+}
+
 // framework yarn_rope: FrameworkSpec::eager_yarn_rope.
 inline const EnumNames<bool>& yarn_rope_names() {
   static const EnumNames<bool> names = {{"eager", true}, {"fused", false}};

@@ -27,6 +27,13 @@ std::vector<KeyEntry<FrameworkSpec>> framework_entries() {
                   "whether its column-parallel layers can reduce an input gradient beside their weight-gradient "
                   "GEMM (Megatron's asynchronous TP all-reduce); false turns a run's strategy.overlap.tp_grad_reduce "
                   "off"),
+      enum_key<F>("softmax_fusion", &F::softmax_fusion, opt, softmax_fusion_names(),
+                  "when unfused attention's scores take the fused scale-mask-softmax kernel; otherwise PyTorch's "
+                  "fp32 softmax runs as five kernels (sim/model/softmax_fusion.hpp). always: every shape; megatron: "
+                  "Megatron-LM 2022- and Megatron-Core (16 < keys <= 4096, keys and queries multiples of 4, "
+                  "micro-batch x local heads a multiple of the kernel's batches per block); megatron_deepspeed_2022: "
+                  "the BigScience fork before 2022-03-02 (queries <= 2048, batches per block taken from the local "
+                  "heads: with 8 heads per device only micro-batches that are multiples of 4 fuse)"),
   };
 }
 

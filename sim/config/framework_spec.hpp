@@ -84,6 +84,16 @@ struct FrameworkMoe {
   bool separate_glu_clamp = false;
 };
 
+// Whether unfused attention (a run's flash_attention false) normalises its scores with Megatron's fused
+// scale-mask-softmax kernel or falls back to PyTorch's ops (fp32 cast, scale, mask, softmax, cast back):
+// FusedScaleMaskSoftmax.is_kernel_available, which each framework version writes differently
+// (sim/model/softmax_fusion.hpp has the rules and their sources).
+enum class SoftmaxFusion {
+  kAlways,                 // the fused kernel always runs (no framework modelled)
+  kMegatron,               // Megatron-LM 2022-, Megatron-Core: 16 < keys <= 4096, batch-per-block rule on the keys
+  kMegatronDeepSpeed2022,  // the BigScience fork before 2022-03-02: queries <= 2048, batch-per-block on the heads
+};
+
 struct FrameworkSpec {
   std::string name = "none";  // "none": no framework modelled
   std::string description;
@@ -99,6 +109,7 @@ struct FrameworkSpec {
   // beside their weight-gradient GEMM (Megatron's asynchronous TP all-reduce). false: they have no such
   // path, so a run on it gets strategy.overlap.tp_grad_reduce off (sim/config/run_loader.cpp).
   bool async_tp_grad_reduce = true;
+  SoftmaxFusion softmax_fusion = SoftmaxFusion::kAlways;
 };
 
 }  // namespace trainsim

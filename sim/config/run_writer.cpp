@@ -55,7 +55,8 @@ void write_framework(std::ostream& out, const FrameworkSpec& f) {
       << ", expert_bias: " << name_in(expert_bias_names(), f.moe.per_expert_bias)
       << ", glu_clamp: " << name_in(glu_clamp_names(), f.moe.separate_glu_clamp)
       << "}\n  yarn_rope: " << name_in(yarn_rope_names(), f.eager_yarn_rope)
-      << "\n  async_tp_grad_reduce: " << yes_no(f.async_tp_grad_reduce) << "\n";
+      << "\n  async_tp_grad_reduce: " << yes_no(f.async_tp_grad_reduce)
+      << "\n  softmax_fusion: " << name_in(softmax_fusion_names(), f.softmax_fusion) << "\n";
 }
 
 std::string stage_layers_line(const std::vector<int>& layers) {

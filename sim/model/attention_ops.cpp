@@ -6,13 +6,14 @@
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
 #include "sim/model/rope_ops.hpp"
+#include "sim/model/softmax_fusion.hpp"
+#include "sim/model/unfused_attention.hpp"
 
 namespace trainsim {
 namespace {
 
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
-constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
-constexpr double kAttentionMaskBytes = 1;               // a dropout mask keeps one byte per element
+constexpr double kFp32Bytes = 4;             // an fp32 element: the fused softmax takes only narrower scores
 
 // Query rows (and key columns) of one block of fused attention: FlashAttention-2 picks blocks of
 // 64 or 128 (Dao 2023, arXiv 2307.08691, Sec. 3.3); 128 assumed (unconfirmed for cuDNN's kernels).
@@ -24,6 +25,7 @@ struct AttentionDims {
   Precision gemm_p, act_p;  // weight GEMMs; attention's own math and the tensors around it
   double act_bytes;
   bool attention_dropout, hidden_dropout;
+  bool fused_softmax;  // unfused attention's softmax takes the fused kernel (softmax_fusion.hpp)
 };
 
 AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
@@ -43,6 +45,8 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.act_bytes = activation_element_bytes(sh.precision);
   a.attention_dropout = sh.attention_dropout > 0;
   a.hidden_dropout = sh.hidden_dropout > 0;
+  a.fused_softmax = fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, local_heads(m, sh), sh.seq, sh.context,
+                                       a.act_bytes < kFp32Bytes);
   return a;
 }
 
@@ -53,9 +57,6 @@ int64_t qkv_width(const ModelSpec& m, const Shard& sh) {
 bool rotary(const ModelSpec& m) {
   return m.position_embedding == PositionEmbedding::kRope || m.position_embedding == PositionEmbedding::kYarn;
 }
-
-// A 1-byte dropout mask as a fraction of one activation element.
-double mask_fraction(const AttentionDims& a) { return kAttentionMaskBytes / a.act_bytes; }
 
 // With a sliding window of W keys, the keys a block of queries past the first W spans: its W keys
 // back plus the diagonal block, ceil((W - 1) / tile) + 1 blocks. The longest query tile's span.
@@ -118,38 +119,19 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized, true);
 }
 
-// Unfused attention (Megatron-LM before FlashAttention, Korthikanti et al. 2022 §4.1): the
-// scores QK^T and the context PV are batched GEMMs over b·a/t heads, and the s×context scores
-// go through HBM: a fused scale-mask-softmax (read, write) and, with attention dropout, dropout
-// (read, write, 1-byte mask). No causal skipping: the masked half is computed and then masked.
-std::vector<Kernel> unfused_attention_forward(const AttentionDims& a) {
-  const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
-  const auto batch = static_cast<int64_t>(a.b * a.heads);
-  const double scores = a.b * a.heads * a.s * a.ctx;
-  std::vector<Kernel> out = {
-      gemm_kernel("attn_scores.fwd", {s, ctx, d, batch}, a.act_p),
-      elementwise_kernel("attn_softmax.fwd", scores, 1, 1, kSoftmaxFlopsPerElement, a.act_bytes)};
-  if (a.attention_dropout)
-    out.push_back(elementwise_kernel("attn_dropout.fwd", scores, 1, 1 + mask_fraction(a), 1, a.act_bytes));
-  out.push_back(gemm_kernel("attn_context.fwd", {s, d, ctx, batch}, a.act_p));
-  return out;
+UnfusedAttention unfused_of(const AttentionDims& a) {
+  UnfusedAttention u;
+  u.b = a.b;
+  u.heads = a.heads;
+  u.s = a.s;
+  u.ctx = a.ctx;
+  u.d = a.d;
+  u.p = a.act_p;
+  u.element_bytes = a.act_bytes;
+  u.dropout = a.attention_dropout;
+  u.fused_softmax = a.fused_softmax;
+  return u;
 }
-
-// Backward of the above: gradients of the two batched GEMMs w.r.t. both operands (no weights)
-// and of softmax (+ dropout): reads probabilities and their gradient (and the mask), writes one.
-std::vector<Kernel> unfused_attention_backward(const AttentionDims& a) {
-  const auto s = static_cast<int64_t>(a.s), ctx = static_cast<int64_t>(a.ctx), d = static_cast<int64_t>(a.d);
-  const auto batch = static_cast<int64_t>(a.b * a.heads);
-  const double scores = a.b * a.heads * a.s * a.ctx;
-  const double reads = 2 + (a.attention_dropout ? mask_fraction(a) : 0);
-  const char* name = a.attention_dropout ? "attn_softmax_dropout.dgrad" : "attn_softmax.dgrad";
-  return {gemm_kernel("attn_context.dgrad_probs", {s, ctx, d, batch}, a.act_p),
-          gemm_kernel("attn_context.dgrad_v", {ctx, d, s, batch}, a.act_p),
-          elementwise_kernel(name, scores, reads, 1, kSoftmaxFlopsPerElement, a.act_bytes),
-          gemm_kernel("attn_scores.dgrad_q", {s, d, ctx, batch}, a.act_p),
-          gemm_kernel("attn_scores.dgrad_k", {ctx, d, s, batch}, a.act_p)};
-}
-
 
 }  // namespace
 
@@ -180,7 +162,7 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
-    append(out, unfused_attention_forward(a));
+    append(out, unfused_attention_forward(unfused_of(a)));
   append(out, quantize_kernels("out_proj.input", a.tokens * static_cast<double>(q_width), sh, true));
   out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_p));
   out.push_back(residual_forward_kernel("attn_residual.fwd", a.seq_tokens * a.h, a.hidden_dropout, a.act_bytes));
@@ -205,7 +187,7 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   if (sh.flash_attention)
     out.push_back(core_attention_backward(m, sh));
   else
-    append(out, unfused_attention_backward(a));
+    append(out, unfused_attention_backward(unfused_of(a)));
   if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
   if (m.qk_norm) out.push_back(norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
   append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));

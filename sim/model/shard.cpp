@@ -29,6 +29,7 @@ Shard shard_of(const RunSpec& run) {
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
   sh.flash_attention = run.flash_attention;
+  sh.softmax_fusion = run.framework.softmax_fusion;
   sh.fused_cross_entropy = run.cross_entropy == CrossEntropy::kTe;
   sh.attention_dropout = run.dropout.attention;
   sh.hidden_dropout = run.dropout.hidden;

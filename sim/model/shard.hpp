@@ -35,6 +35,9 @@ struct Shard {
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
+  // Unfused attention's softmax: when the fused scale-mask-softmax kernel runs (FrameworkSpec::softmax_fusion,
+  // sim/model/softmax_fusion.hpp).
+  SoftmaxFusion softmax_fusion = SoftmaxFusion::kAlways;
   bool fused_cross_entropy = false;  // Transformer Engine's cross entropy (RunSpec::cross_entropy kTe)
   double attention_dropout = 0;    // probability; > 0 adds the dropout of attention probabilities
   double hidden_dropout = 0;       // probability; > 0 adds the dropout before each residual add

@@ -9,6 +9,8 @@
 #include "sim/core/number_text.hpp"
 #include "sim/model/model_flops.hpp"
 #include "sim/model/params.hpp"
+#include "sim/model/shard.hpp"
+#include "sim/model/softmax_fusion.hpp"
 #include "sim/report/metrics.hpp"
 
 namespace trainsim {
@@ -107,7 +109,15 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   out << "\n";
   out << "batch      " << run.global_batch << " sequences x " << run.seq_len << " tokens, micro-batch "
       << run.micro_batch << " → " << run.microbatches() << " micro-batches per pipeline, " << to_string(run.precision);
-  if (!run.flash_attention) out << ", unfused attention";
+  if (!run.flash_attention) {
+    const Shard sh = shard_of(run);
+    const int64_t heads = local_heads(m, sh);
+    out << ", unfused attention";
+    if (!fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, heads, sh.seq, sh.context,
+                            activation_element_bytes(run.precision) < 4))
+      out << " with PyTorch's fp32 softmax (" << run.framework.name << "'s fused-softmax rule does not take "
+          << sh.micro_batch << " x " << heads << " heads x " << sh.seq << " x " << sh.context << " scores)";
+  }
   if (run.dropout.any())
     out << ", dropout " << fmt("%g", run.dropout.attention) << " (attention) / " << fmt("%g", run.dropout.hidden)
         << " (hidden)";

@@ -59,3 +59,19 @@ TEST_CASE("a framework without the asynchronous TP all-reduce turns tp_grad_redu
   const RunSpec core = load_run(write_yaml("fw-core.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: megatron-core\n")));
   CHECK(core.strategy.overlap.tp_grad_reduce);
 }
+
+TEST_CASE("a framework's softmax_fusion names one of its rules; another word is refused with the valid ones",
+          "[config][framework]") {
+  const RunSpec none = load_run(write_yaml("fw-sm-none.yaml", run_yaml()));
+  CHECK(none.framework.softmax_fusion == SoftmaxFusion::kAlways);
+  const RunSpec own = load_run(write_yaml("fw-sm-own.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: {softmax_fusion: megatron}\n")));
+  CHECK(own.framework.softmax_fusion == SoftmaxFusion::kMegatron);
+  const std::string upstream = "framework: {base: megatron-deepspeed, softmax_fusion: megatron}\n";
+  const RunSpec fixed = load_run(write_yaml("fw-sm-fixed.yaml", run_yaml("strategy: {tp: 4, dp: 2}", upstream)));
+  CHECK(fixed.framework.softmax_fusion == SoftmaxFusion::kMegatron);
+  const auto bad = write_yaml("fw-sm-bad.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: {softmax_fusion: fused}\n"));
+  const ConfigError e = config_error([&] { (void)load_run(bad); });
+  CHECK(e.file() == bad.string());
+  CHECK(e.key_path() == "framework.softmax_fusion");
+  CHECK_THAT(e.what(), Catch::Contains("(got 'fused')") && Catch::Contains("always, megatron, megatron_deepspeed_2022"));
+}
