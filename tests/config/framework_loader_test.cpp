@@ -11,8 +11,9 @@ using namespace trainsim::config_test;
 TEST_CASE("the megatron-deepspeed preset loads with its cited and fitted values", "[config][framework]") {
   const FrameworkSpec f = load_framework("megatron-deepspeed");
   CHECK(f.name == "megatron-deepspeed");
-  CHECK(f.host.launch == Approx(50.6e-6));
+  CHECK(f.host.launch == Approx(43.5e-6));
   CHECK_FALSE(f.host.launch_blocking);
+  CHECK(f.softmax_fusion == SoftmaxFusion::kMegatronDeepSpeed2022);
   CHECK(f.partition == PartitionMethod::kUniform);
   CHECK(f.memory.context == 1573.0 * 1024 * 1024);
   CHECK(f.memory.fp32_grad_partition);
@@ -30,7 +31,7 @@ TEST_CASE("a framework map changes only the keys it names on its base", "[config
   const std::string extra = "framework: {base: megatron-deepspeed, host: {launch_blocking: true}}\n";
   const RunSpec r = load_run(write_yaml("fw-map.yaml", run_yaml("strategy: {tp: 4, dp: 2}", extra)));
   CHECK(r.framework.name == "megatron-deepspeed (modified)");
-  CHECK(r.framework.host.launch == Approx(50.6e-6));
+  CHECK(r.framework.host.launch == Approx(43.5e-6));
   CHECK(r.framework.host.launch_blocking);
   // Blocking launches serialise every stream: no overlap, whatever the strategy says.
   CHECK_FALSE(r.strategy.overlap.dp_grad_reduce);
@@ -64,6 +65,9 @@ TEST_CASE("a framework's softmax_fusion names one of its rules; another word is 
           "[config][framework]") {
   const RunSpec none = load_run(write_yaml("fw-sm-none.yaml", run_yaml()));
   CHECK(none.framework.softmax_fusion == SoftmaxFusion::kAlways);
+  CHECK(load_framework("megatron-core").softmax_fusion == SoftmaxFusion::kMegatron);
+  CHECK(load_framework("megatron-lm").softmax_fusion == SoftmaxFusion::kMegatron);
+  CHECK(load_framework("mindspeed").softmax_fusion == SoftmaxFusion::kAlways);  // NPUs run fused attention
   const RunSpec own = load_run(write_yaml("fw-sm-own.yaml", run_yaml("strategy: {tp: 4, dp: 2}", "framework: {softmax_fusion: megatron}\n")));
   CHECK(own.framework.softmax_fusion == SoftmaxFusion::kMegatron);
   const std::string upstream = "framework: {base: megatron-deepspeed, softmax_fusion: megatron}\n";
