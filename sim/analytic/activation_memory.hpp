@@ -33,7 +33,9 @@ struct ActivationOptions {
 // T = b·s tokens (s = seq/cp), T' = T/t under SP else T, E = activation element bytes:
 //  attention:  norm input T'·h·E; QKV input (norm output) T'·h·E; Q,K,V T·(a+2kv)/t·d·E;
 //              [QK-norm] its input, Q and K before the norm, T·(a+kv)/t·d·E;
-//              [no flash] softmax output b·a/t·s·ctx·E, [+dropout] its mask (1 B) and output (E);
+//              [no flash] softmax output b·a/t·s·ctx·E, [+dropout] its mask (1 B) and output (E); where
+//              the framework's rule sends the scores through PyTorch's fp32 softmax (softmax_fusion.hpp)
+//              that output is kept at 4 B, and without dropout the 16-bit probabilities besides it (E);
 //              [flash] log-sum-exp T·a/t·4 B (dropped by selective recompute);
 //              projection input T·a/t·d·E; [dropout] mask T'·h·1 B.
 //  dense MLP:  norm input T'·h·E; fc1 input T'·h·E; activation input T·ffn/t·E (×2 gated);
