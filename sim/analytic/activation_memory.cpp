@@ -41,8 +41,7 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   x.s = static_cast<double>(sh.seq);
   x.ctx = static_cast<double>(sh.context);
   x.t = sh.tp;
-  x.fp32_softmax = x.e < kFp32Bytes && !fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, local_heads(m, sh),
-                                                            sh.seq, sh.context, true);
+  x.fp32_softmax = x.e < kFp32Bytes && !fused_softmax_runs(m, sh);
   return x;
 }
 

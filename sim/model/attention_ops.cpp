@@ -13,7 +13,6 @@ namespace trainsim {
 namespace {
 
 constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row and head
-constexpr double kFp32Bytes = 4;             // an fp32 element: the fused softmax takes only narrower scores
 
 // Query rows (and key columns) of one block of fused attention: FlashAttention-2 picks blocks of
 // 64 or 128 (Dao 2023, arXiv 2307.08691, Sec. 3.3); 128 assumed (unconfirmed for cuDNN's kernels).
@@ -45,8 +44,7 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.act_bytes = activation_element_bytes(sh.precision);
   a.attention_dropout = sh.attention_dropout > 0;
   a.hidden_dropout = sh.hidden_dropout > 0;
-  a.fused_softmax = fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, local_heads(m, sh), sh.seq, sh.context,
-                                       a.act_bytes < kFp32Bytes);
+  a.fused_softmax = fused_softmax_runs(m, sh);
   return a;
 }
 

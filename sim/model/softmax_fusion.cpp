@@ -26,4 +26,10 @@ bool fused_softmax_runs(SoftmaxFusion rule, int64_t b, int64_t np, int64_t sq, i
   return true;
 }
 
+bool fused_softmax_runs(const ModelSpec& m, const Shard& sh) {
+  constexpr double kFp32Bytes = 4;  // the kernel takes only narrower scores
+  return fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, local_heads(m, sh), sh.seq, sh.context,
+                            activation_element_bytes(sh.precision) < kFp32Bytes);
+}
+
 }  // namespace trainsim

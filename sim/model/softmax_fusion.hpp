@@ -26,6 +26,8 @@
 #include <cstdint>
 
 #include "sim/config/framework_spec.hpp"
+#include "sim/config/model_spec.hpp"
+#include "sim/model/shard.hpp"
 
 namespace trainsim {
 
@@ -36,5 +38,9 @@ namespace trainsim {
 // scores are fp16 or bf16 (the kernel takes nothing else). kAlways: always.
 [[nodiscard]] bool fused_softmax_runs(SoftmaxFusion rule, int64_t b, int64_t np, int64_t sq, int64_t sk,
                                       bool sixteen_bit);
+
+// The same for one device's unfused attention: the shard's micro-batch, local heads, query rows and keys,
+// 16-bit when its activation elements are (the one call every consumer makes).
+[[nodiscard]] bool fused_softmax_runs(const ModelSpec& m, const Shard& sh);
 
 }  // namespace trainsim

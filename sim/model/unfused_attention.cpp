@@ -10,7 +10,7 @@ namespace {
 
 constexpr double kSoftmaxFlopsPerElement = 5;  // scale, mask, max, exp, normalise (memory-bound anyway)
 constexpr double kAttentionMaskBytes = 1;      // a dropout mask keeps one byte per element
-constexpr double kTorchSoftmaxBytes = 4;               // PyTorch's fallback softmax runs in fp32
+constexpr double kTorchSoftmaxBytes = 4;       // PyTorch's fallback softmax runs in fp32
 
 // A 1-byte dropout mask as a fraction of one score element.
 double mask_fraction(const UnfusedAttention& a) { return kAttentionMaskBytes / a.element_bytes; }

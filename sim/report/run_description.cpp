@@ -113,8 +113,7 @@ void describe_run(std::ostream& out, const RunSpec& run) {
     const Shard sh = shard_of(run);
     const int64_t heads = local_heads(m, sh);
     out << ", unfused attention";
-    if (!fused_softmax_runs(sh.softmax_fusion, sh.micro_batch, heads, sh.seq, sh.context,
-                            activation_element_bytes(run.precision) < 4))
+    if (!fused_softmax_runs(m, sh))
       out << " with PyTorch's fp32 softmax (" << run.framework.name << "'s fused-softmax rule does not take "
           << sh.micro_batch << " x " << heads << " heads x " << sh.seq << " x " << sh.context << " scores)";
   }
