@@ -115,6 +115,13 @@ Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_inde
   return attention_bytes(x, opt) + ffn;
 }
 
+Bytes recompute_transient_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {
+  if (opt.recompute == Recompute::kNone) return 0;
+  ActivationOptions kept = opt;
+  kept.recompute = Recompute::kNone;
+  return layer_activation_bytes(m, sh, layer_index, kept) - layer_activation_bytes(m, sh, layer_index, opt);
+}
+
 Bytes first_stage_activation_bytes(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) {
   constexpr double kTokenIdBytes = 8;
   const double mask = opt.dropout ? kMaskBytes : 0;

@@ -56,6 +56,15 @@ struct ActivationOptions {
 [[nodiscard]] Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index,
                                            const ActivationOptions& opt);
 
+// What a recomputed layer holds beyond its kept bytes while its backward runs, for one micro-batch:
+// the backward reruns the layer's forward (Megatron's checkpointed forward, one layer per checkpoint;
+// selective recompute reruns its modules), and what that rerun saves lives until the layer's own
+// backward frees it, so one layer at a time holds what it would keep without recompute.
+// layer_activation_bytes with recompute none minus with `opt`; 0 when `opt` recomputes nothing.
+// Korthikanti Table 2 rows give it by hand: TP+SP full recompute (sbh/t)(34 + 5as/h) - 2sbh/t.
+[[nodiscard]] Bytes recompute_transient_bytes(const ModelSpec& m, const Shard& sh, int layer_index,
+                                              const ActivationOptions& opt);
+
 // First stage, per micro-batch: int64 token ids 8·b·s B (every TP rank holds them) and, with
 // dropout, the embedding dropout mask T'·h·1 B (Korthikanti 2022 Sec. 4.3; Megatron
 // theoretical_memory_usage counts the same two terms).

@@ -41,6 +41,22 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   return layers.empty() ? 0 : total / static_cast<double>(layers.size());
 }
 
+// The most one recomputed layer of the stage holds again while its backward runs
+// (recompute_transient_bytes), over the layers recompute_layers covers: one micro-batch's, once.
+Bytes recompute_transient(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
+  const ActivationOptions opt = activation_options(run);
+  const int limit = run.strategy.recompute_layers;
+  Bytes most = 0;
+  bool seen[2] = {false, false};  // one dense and one MoE layer stand for all
+  for (size_t i = 0; i < layers.size() && (limit <= 0 || static_cast<int>(i) < limit); ++i) {
+    const int k = is_moe_layer(run.model, layers[i]) ? 1 : 0;
+    if (seen[k]) continue;
+    seen[k] = true;
+    most = std::max(most, recompute_transient_bytes(run.model, sh, layers[i], opt));
+  }
+  return most;
+}
+
 // The FP8 copies of the Linear weights an 8-bit run keeps, beyond their 16-bit parameters, in bytes
 // (Transformer Engine caches the FP8 weight and, on Hopper, its transpose between micro-batches:
 // 2 B per Linear weight; mxfp8 2·33/32 B). With fp8.param_gather the parameter itself is FP8
@@ -136,7 +152,9 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   DeviceMemory out;
   out.stage = stage;
   out.peak_in_flight = schedule.peak_in_flight(PipelineShape{s.pp, run.microbatches(), s.virtual_stages}, stage);
-  const Bytes activations = stage_activations(run, sh, schedule, stage, st, out.peak_in_flight);
+  out.recompute_transient = recompute_transient(run, sh, st.layers);
+  const Bytes activations =
+      stage_activations(run, sh, schedule, stage, st, out.peak_in_flight) + out.recompute_transient;
   const ParamCount held = device_params(run.model, st.layers, st.first, st.last, s.tp, s.ep);
   out.params = static_cast<double>(held.total());
   const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage,

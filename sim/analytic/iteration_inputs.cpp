@@ -204,8 +204,9 @@ IterationInputs extract_iteration_inputs(const RunSpec& run, GroupPlacements* pl
                                ? lp.layer[static_cast<size_t>(chunks.front().first_layer)] * pl.param_element
                                : s.grad_bucket_size;
     const DeviceMemory& mem = memory[static_cast<size_t>(stage)];
-    st.activation_unit = mem.peak_in_flight > 0 ? mem.activations / mem.peak_in_flight : 0;
-    st.memory_static = mem.total() - mem.activations;
+    const Bytes per_units = mem.activations - mem.recompute_transient;  // what the in-flight units hold
+    st.activation_unit = mem.peak_in_flight > 0 ? per_units / mem.peak_in_flight : 0;
+    st.memory_static = mem.total() - per_units;
     if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
     add_shared_time(run, LinkSharing(run, cc, pl, rank, dp_bytes), st);
     in.stages.push_back(st);
