@@ -20,7 +20,7 @@ if [ -z "$cxx" ]; then
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "== fuzz: building the fuzz targets with $cxx (build-fuzz)"
-CXX=$cxx cmake -S . -B build-fuzz -DTRAINSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CXX=$cxx cmake -S . -B build-fuzz -DTRAINSIM_FUZZ=ON -DTRAINSIM_UNITY_BUILD=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$jobs" --target trainsim_fuzz_run trainsim_fuzz_model trainsim_fuzz_platform >/dev/null
 declare -A seeds=([run]="workloads" [model]="workloads/models" [platform]="platforms")
 work=$(mktemp -d)

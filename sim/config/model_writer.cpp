@@ -1,38 +1,11 @@
 #include "sim/config/model_writer.hpp"
 
-#include <cstdio>
 #include <sstream>
 
 #include "sim/config/enum_names.hpp"
+#include "sim/config/yaml_scalars.hpp"
 
 namespace trainsim {
-namespace {
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-template <typename E>
-const char* name_in(const EnumNames<E>& names, E value) {
-  for (const auto& entry : names)
-    if (entry.second == value) return entry.first;
-  return "?";
-}
-
-const char* yes_no(bool b) { return b ? "true" : "false"; }
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-}  // namespace
 
 std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comment) {
   std::ostringstream out;
@@ -41,12 +14,12 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
     out << "# What the source says that this schema cannot express (how it is taken instead):\n";
     for (const std::string& note : m.notes) out << "#  - " << note << "\n";
   }
-  out << "name: " << quoted(m.name) << "\ndescription: " << quoted(m.description) << "\nlayers: " << m.layers
+  out << "name: " << yaml_quoted(m.name) << "\ndescription: " << yaml_quoted(m.description) << "\nlayers: " << m.layers
       << "\nhidden: " << m.hidden << "\nheads: " << m.heads << "\nkv_heads: " << m.kv_heads
-      << "\nhead_dim: " << m.head_dim << "\nffn_hidden: " << m.ffn_hidden << "\ngated_ffn: " << yes_no(m.gated_ffn)
-      << "\nvocab: " << m.vocab << "\ntied_embeddings: " << yes_no(m.tied_embeddings)
-      << "\nnorm: " << name_in(norm_names(), m.norm)
-      << "\nposition_embedding: " << name_in(position_embedding_names(), m.position_embedding) << "\n";
+      << "\nhead_dim: " << m.head_dim << "\nffn_hidden: " << m.ffn_hidden << "\ngated_ffn: " << yaml_bool(m.gated_ffn)
+      << "\nvocab: " << m.vocab << "\ntied_embeddings: " << yaml_bool(m.tied_embeddings)
+      << "\nnorm: " << yaml_name(norm_names(), m.norm)
+      << "\nposition_embedding: " << yaml_name(position_embedding_names(), m.position_embedding) << "\n";
   if (m.qk_norm) out << "qk_norm: true\n";
   if (m.sliding_window > 0)
     out << "sliding_window: " << m.sliding_window << "\nfull_attention_every: " << m.full_attention_every << "\n";
@@ -55,9 +28,9 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
     out << "moe:\n  experts: " << e.experts << "\n  top_k: " << e.top_k << "\n  expert_ffn_hidden: "
         << e.expert_ffn_hidden << "\n  shared_experts: " << e.shared_experts << "\n  first_dense_layers: "
         << e.first_dense_layers << "\n  layer_frequency: " << e.layer_frequency
-        << "\n  capacity_factor: " << number(e.capacity_factor) << "\n";
+        << "\n  capacity_factor: " << yaml_exact(e.capacity_factor) << "\n";
     if (e.expert_bias) out << "  expert_bias: true\n";
-    if (e.glu_clamp > 0) out << "  glu_clamp: " << number(e.glu_clamp) << "\n";
+    if (e.glu_clamp > 0) out << "  glu_clamp: " << yaml_exact(e.glu_clamp) << "\n";
   }
   return out.str();
 }
