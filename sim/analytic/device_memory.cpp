@@ -1,6 +1,7 @@
 #include "sim/analytic/device_memory.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/memory.hpp"
@@ -41,19 +42,26 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   return layers.empty() ? 0 : total / static_cast<double>(layers.size());
 }
 
+// The first dense and the first MoE layer among the first `count` of `layers` (all of them when
+// count <= 0): a layer's parameters and activations depend on its index only through its kind.
+std::vector<int> layer_kinds(const ModelSpec& m, const std::vector<int>& layers, int count = 0) {
+  std::vector<int> out;
+  bool seen[2] = {false, false};
+  const size_t end = count > 0 ? std::min(layers.size(), static_cast<size_t>(count)) : layers.size();
+  for (size_t i = 0; i < end; ++i) {
+    bool& kind = seen[is_moe_layer(m, layers[i]) ? 1 : 0];
+    if (!kind) kind = true, out.push_back(layers[i]);
+  }
+  return out;
+}
+
 // The most one recomputed layer of the stage holds again while its backward runs
 // (recompute_transient_bytes), over the layers recompute_layers covers: one micro-batch's, once.
 Bytes recompute_transient(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
   const ActivationOptions opt = activation_options(run);
-  const int limit = run.strategy.recompute_layers;
   Bytes most = 0;
-  bool seen[2] = {false, false};  // one dense and one MoE layer stand for all
-  for (size_t i = 0; i < layers.size() && (limit <= 0 || static_cast<int>(i) < limit); ++i) {
-    const int k = is_moe_layer(run.model, layers[i]) ? 1 : 0;
-    if (seen[k]) continue;
-    seen[k] = true;
-    most = std::max(most, recompute_transient_bytes(run.model, sh, layers[i], opt));
-  }
+  for (int l : layer_kinds(run.model, layers, run.strategy.recompute_layers))
+    most = std::max(most, recompute_transient_bytes(run.model, sh, l, opt));
   return most;
 }
 
@@ -131,17 +139,12 @@ ModelStateInput model_state_of(const RunSpec& run, const ParamCount& held) {
   return state;
 }
 
-// Parameters of the largest layer the stage holds on one device (one dense and one MoE layer stand for all).
+// Parameters of the largest layer the stage holds on one device.
 double largest_layer_params(const RunSpec& run, const std::vector<int>& layers) {
   double largest = 0;
-  bool seen[2] = {false, false};
-  for (int l : layers) {
-    const int k = is_moe_layer(run.model, l) ? 1 : 0;
-    if (seen[k]) continue;
-    seen[k] = true;
+  for (int l : layer_kinds(run.model, layers))
     largest = std::max(largest, static_cast<double>(
                                     layer_params_on_device(run.model, l, run.strategy.tp, run.strategy.ep).total()));
-  }
   return largest;
 }
 

@@ -7,6 +7,7 @@
 #include "sim/config/plausible_ranges.hpp"
 #include "sim/config/ranking_groups.hpp"
 #include "sim/config/yaml_reader.hpp"
+#include "sim/config/yaml_scalars.hpp"
 #include "sim/core/error.hpp"
 
 namespace trainsim {
@@ -45,13 +46,6 @@ const std::vector<std::string>& entry_keys() {
                                                 "value", "flops_formula", "mfu", "source", "notes",
                                                 "group", "peak_memory"};
   return keys;
-}
-
-template <class E>
-const char* name_of(const EnumNames<E>& names, E value) {
-  for (const auto& n : names)
-    if (n.second == value) return n.first;
-  return "?";
 }
 
 // A TFLOP/s figure means nothing without the formula that counted the FLOPs; seconds and
@@ -96,9 +90,9 @@ Measurement read_entry(YamlSource& source, const YAML::Node& node, const std::st
 
 }  // namespace
 
-const char* split_name(Split s) { return name_of(split_names(), s); }
-const char* metric_name(MeasuredMetric m) { return name_of(metric_names(), m); }
-const char* flops_formula_name(FlopsFormula f) { return name_of(formula_names(), f); }
+const char* split_name(Split s) { return yaml_name(split_names(), s); }
+const char* metric_name(MeasuredMetric m) { return yaml_name(metric_names(), m); }
+const char* flops_formula_name(FlopsFormula f) { return yaml_name(formula_names(), f); }
 
 MeasurementSet load_measurements(const std::filesystem::path& file) {
   YamlSource source(file.string());

@@ -1,6 +1,5 @@
 #include "sim/config/run_writer.hpp"
 
-#include <cstdio>
 #include <sstream>
 
 #include "sim/config/enum_names.hpp"
@@ -9,11 +8,7 @@
 namespace trainsim {
 namespace {
 
-std::string exact_bytes(double bytes) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17gB", bytes);
-  return buf;
-}
+std::string exact_bytes(double bytes) { return yaml_exact(bytes) + "B"; }
 
 // The whole framework as a map of its own keys (no base), so the run stands alone.
 void write_framework(std::ostream& out, const FrameworkSpec& f) {

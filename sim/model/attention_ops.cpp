@@ -24,7 +24,6 @@ struct AttentionDims {
   Precision gemm_p, act_p;  // weight GEMMs; attention's own math and the tensors around it
   double act_bytes;
   bool attention_dropout, hidden_dropout;
-  bool fused_softmax;  // unfused attention's softmax takes the fused kernel (softmax_fusion.hpp)
 };
 
 AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
@@ -44,7 +43,6 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.act_bytes = activation_element_bytes(sh.precision);
   a.attention_dropout = sh.attention_dropout > 0;
   a.hidden_dropout = sh.hidden_dropout > 0;
-  a.fused_softmax = fused_softmax_runs(m, sh);
   return a;
 }
 
@@ -117,7 +115,8 @@ Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized, true);
 }
 
-UnfusedAttention unfused_of(const AttentionDims& a) {
+// The unfused path's shape: the layer's dims, and whether the framework's rule takes it to the fused softmax.
+UnfusedAttention unfused_of(const AttentionDims& a, const ModelSpec& m, const Shard& sh) {
   UnfusedAttention u;
   u.b = a.b;
   u.heads = a.heads;
@@ -127,7 +126,7 @@ UnfusedAttention unfused_of(const AttentionDims& a) {
   u.p = a.act_p;
   u.element_bytes = a.act_bytes;
   u.dropout = a.attention_dropout;
-  u.fused_softmax = a.fused_softmax;
+  u.fused_softmax = fused_softmax_runs(m, sh);
   return u;
 }
 
@@ -160,7 +159,7 @@ std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
-    append(out, unfused_attention_forward(unfused_of(a)));
+    append(out, unfused_attention_forward(unfused_of(a, m, sh)));
   append(out, quantize_kernels("out_proj.input", a.tokens * static_cast<double>(q_width), sh, true));
   out.push_back(gemm_kernel("out_proj.fwd", {t, h, q_width, 1}, a.gemm_p));
   out.push_back(residual_forward_kernel("attn_residual.fwd", a.seq_tokens * a.h, a.hidden_dropout, a.act_bytes));
@@ -185,7 +184,7 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   if (sh.flash_attention)
     out.push_back(core_attention_backward(m, sh));
   else
-    append(out, unfused_attention_backward(unfused_of(a)));
+    append(out, unfused_attention_backward(unfused_of(a, m, sh)));
   if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
   if (m.qk_norm) out.push_back(norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
   append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));

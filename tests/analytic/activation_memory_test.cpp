@@ -49,6 +49,17 @@ TEST_CASE("the general per-layer count reproduces every Table 2 row for a GPT la
   CHECK(layer_activation_bytes(m, shard(2, 32, 4, true), 0, full) == 2048.0);
 }
 
+TEST_CASE("a recomputed layer holds again what recompute dropped: Table 2's rows apart", "[analytic][memory]") {
+  const ModelSpec m = trainsim::test::tiny_gpt();  // s = 32, b = 2, h = 64, a = 4, t = 4: sbh = 4,096
+  // Full recompute with TP+SP: (sbh/t)(34 + 5as/h) - 2sbh/t = 45,056 - 2,048 = 43,008.
+  CHECK(recompute_transient_bytes(m, shard(2, 32, 4, true), 0, korthikanti_setting(Recompute::kFull)) == 43008.0);
+  // Full recompute with TP: sbh(10 + 24/t + 5as/(ht)) - 2sbh = 75,776 - 8,192 = 67,584.
+  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, korthikanti_setting(Recompute::kFull)) == 67584.0);
+  // Selective (core attention) with TP: the s x s term alone, 5as/(ht)·sbh = 2.5 · 4,096 = 10,240.
+  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, korthikanti_setting(Recompute::kSelective)) == 10240.0);
+  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, korthikanti_setting(Recompute::kNone)) == 0.0);
+}
+
 TEST_CASE("flash attention keeps no s x s tensor, only a 4-byte log-sum-exp per row and head",
           "[analytic]") {
   const ModelSpec m = trainsim::test::tiny_gpt();

@@ -1,39 +1,12 @@
-// What a recomputed layer holds again while its backward runs: its rerun forward saves what the layer
-// would keep without recompute, for one layer of one micro-batch at a time. Worked by hand from
-// Korthikanti et al. 2022 Table 2 and from the tiny GPT's tensors.
+// A stage under recompute holds, besides its in-flight checkpoints, what one recomputed layer's rerun
+// forward saves while that layer's backward runs (recompute_transient_bytes, whose Table 2 cases are in
+// activation_memory_test.cpp). Worked by hand from the tiny GPT's tensors.
 #include <catch2/catch.hpp>
 
-#include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/device_memory.hpp"
-#include "tests/model/model_fixtures.hpp"
 #include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
-using trainsim::test::shard;
-
-namespace {
-
-// Table 2's setting: the paper keeps the s x s softmax and the dropout masks.
-ActivationOptions table2(Recompute r) {
-  ActivationOptions o;
-  o.recompute = r;
-  o.flash_attention = false;
-  o.dropout = true;
-  return o;
-}
-
-}  // namespace
-
-TEST_CASE("a recomputed layer holds again what recompute dropped: Table 2's rows apart", "[analytic][memory]") {
-  const ModelSpec m = trainsim::test::tiny_gpt();  // s = 32, b = 2, h = 64, a = 4, t = 4: sbh = 4,096
-  // Full recompute with TP+SP: (sbh/t)(34 + 5as/h) - 2sbh/t = 45,056 - 2,048 = 43,008.
-  CHECK(recompute_transient_bytes(m, shard(2, 32, 4, true), 0, table2(Recompute::kFull)) == 43008.0);
-  // Full recompute with TP: sbh(10 + 24/t + 5as/(ht)) - 2sbh = 75,776 - 8,192 = 67,584.
-  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, table2(Recompute::kFull)) == 67584.0);
-  // Selective (core attention) with TP: the s x s term alone, 5as/(ht)·sbh = 2.5 · 4,096 = 10,240.
-  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, table2(Recompute::kSelective)) == 10240.0);
-  CHECK(recompute_transient_bytes(m, shard(2, 32, 4), 0, table2(Recompute::kNone)) == 0.0);
-}
 
 TEST_CASE("a stage under full recompute holds the checkpoints of its in-flight units and one whole layer",
           "[analytic][memory]") {
