@@ -20,6 +20,7 @@
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 #include "sim/strategy/ep_overlap.hpp"
 
@@ -208,6 +209,9 @@ IterationInputs extract_iteration_inputs(const RunSpec& run, GroupPlacements* pl
     st.activation_unit = mem.peak_in_flight > 0 ? per_units / mem.peak_in_flight : 0;
     st.memory_static = mem.total() - per_units;
     if (s.pp > 1) st.pp_hop = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage + 1 < s.pp ? stage + 1 : stage - 1), pl.pp);
+    const int64_t tied = tied_embedding_sync_params(run.model, s.tp, s.pp);
+    if (tied > 0 && (stage == 0 || stage == s.pp - 1))
+      st.tied_sync = cc.p2p(rank, cc.mesh().rank_at_stage(0, stage == 0 ? s.pp - 1 : 0), static_cast<double>(tied) * pl.grad_element);
     add_shared_time(run, LinkSharing(run, cc, pl, rank, dp_bytes), st);
     in.stages.push_back(st);
   }

@@ -73,6 +73,10 @@ struct StageInputs {
   double zero3_after_wait = 0;  // ZeRO-3 waits of a micro-batch's passes in the fill and drain, where
                                 // each pass starts after waiting for its input (zero3_streams.hpp)
   double pp_hop = 0;           // one activation or gradient to the next stage: alpha + S/beta
+  // The tied embedding's gradient exchange with the other end of the pipeline (first and last stage
+  // only, tied embeddings and pp > 1; sim/graph/tied_grads.hpp): alpha + S/beta of the table's
+  // gradient shard, once per iteration, after both ends' data-parallel reduction.
+  double tied_sync = 0;
   double dp_reduce = 0;        // gradient reduction of all buckets, once per iteration
   // With overlap.dp_grad_reduce: the reduction left after the last backward is
   // max_k(comm_k - share_k x that backward), over the buckets in the order they become ready.

@@ -200,6 +200,7 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
   for (int s = p; s-- > 0;)
     checks_from[static_cast<size_t>(s)] = (on_drain ? checks_from[static_cast<size_t>(s) + 1] : 0) +
                                           th.compute_scale * in.stages[static_cast<size_t>(s)].grad_checks;
+  std::vector<double> ready(static_cast<size_t>(p), 0);  // when each stage's optimizer could begin
   for (int s = 0; s < p; ++s) {
     const StageWork& w = work[static_cast<size_t>(s)];
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
@@ -212,9 +213,16 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     const double head_start = s * (w.backward + w.recompute) / in.shape.virtual_stages;
     double last = pipeline - head_start + checks_from[static_cast<size_t>(s)];
     if (st.deferred_wgrad > 0) last = std::max(last, pipeline - drain + th.compute_scale * st.deferred_wgrad);
-    const double end = e.sum() + last + th.compute_scale * st.optimizer + st.offloaded_step;
-    out.iteration_time = std::max(out.iteration_time, end);
+    ready[static_cast<size_t>(s)] = e.sum() + last;
     drain += (w.backward + w.recompute) / in.shape.virtual_stages;
+  }
+  // The tied embedding's gradient exchange (tied_sync, first and last stage only) begins once both
+  // ends are ready and holds both optimizers until it is over.
+  const double tied_end = std::max(ready.front(), ready.back()) + th.bubble_scale * in.stages.back().tied_sync;
+  for (int s = 0; s < p; ++s) {
+    const StageInputs& st = in.stages[static_cast<size_t>(s)];
+    const double begin = st.tied_sync > 0 ? tied_end : ready[static_cast<size_t>(s)];
+    out.iteration_time = std::max(out.iteration_time, begin + th.compute_scale * st.optimizer + st.offloaded_step);
   }
   for (int s = 0; s < p; ++s) {
     const StageInputs& st = in.stages[static_cast<size_t>(s)];

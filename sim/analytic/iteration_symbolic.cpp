@@ -42,6 +42,7 @@ void stage_lines(std::ostringstream& o, const IterationInputs& in, int s) {
     << ", " << symbol_text(st.dp_reduce) << ", " << symbol_text(st.param_gather) << ", " << symbol_text(st.optimizer)
     << ", " << symbol_text(st.offloaded_step) << "  # OFF: an offloaded step's host side, s\n";
   o << "K" << k << " = " << symbol_text(st.grad_checks) << "  # per-bucket gradient kernels (in the last backward with overlap), s\n";
+  if (st.tied_sync > 0) o << "Y" << k << " = " << symbol_text(st.tied_sync) << "  # tied embedding's gradient exchange with the other end, s\n";
   o << "t" << k << " = c*(F" << k << " + Bi" << k << " + W" << k << " + R" << k << ") + s_tp*TP" << k << " + s_cp*CP" << k
     << " + s_ep*EP" << k << " + s_dp*Z3" << k << " + kappa*i*H" << k;
   if (!in.overlap_pp && in.shape.stages > 1) {  // sends the compute waits for
@@ -83,12 +84,18 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
                               "  # (reductions from bucket j on, share of the last backward left)"
                         : "s_dp*DP" + k)
       << "\n";
-    o << "end" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
-      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k) << " + c*OPT" << k << " + OFF" << k
+    o << "ready" << k << " = start" << k << " + slow_start" << k << " + pipeline - " << s << "*" << bwd << "/v + kappa*i*(s_dp*DP" << k
+      << " - DPexp" << k << ") + DPexp" << k << (in.overlap_param_gather ? "" : " + s_dp*AG" + k)
       << " + s_tp*shTP" << k << " + s_cp*shCP" << k << " + s_ep*shEP" << k << " + c*(";
     const bool on_drain = in.grad_checks_on_drain();
     for (int q = s; q < (on_drain ? p : s + 1); ++q) o << (q > s ? " + " : "") << "K_" << q;
-    o << ")\n";
+    o << ")  # the optimizer could begin\n";
+  }
+  const bool tied = p > 1 && in.stages.back().tied_sync > 0;
+  if (tied) o << "tied = Max(ready_0, ready_" << p - 1 << ") + b*Y_" << p - 1 << "  # both ends' optimizers wait for it\n";
+  for (int s = 0; s < p; ++s) {
+    const std::string k = "_" + std::to_string(s);
+    o << "end" << k << " = " << (tied && (s == 0 || s == p - 1) ? "tied" : "ready" + k) << " + c*OPT" << k << " + OFF" << k << "\n";
   }
   o << "T = Max(";
   for (int s = 0; s < p; ++s) o << (s ? ", " : "") << "end_" << s;

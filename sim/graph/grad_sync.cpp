@@ -9,6 +9,7 @@
 #include "sim/graph/grad_checks.hpp"
 #include "sim/graph/host_time.hpp"
 #include "sim/graph/layer_tasks.hpp"
+#include "sim/graph/tied_grads.hpp"
 #include "sim/model/layer_ops.hpp"
 
 namespace trainsim {
@@ -131,6 +132,7 @@ void emit_grad_sync_and_optimizer(BuildContext& ctx) {
   if (reduce) emit_grad_buckets(ctx);
   const int64_t last_dp = ctx.graph.last_on(Stream::kDp);
   if (last_dp >= 0) ctx.pending.push_back(static_cast<TaskId>(last_dp));
+  emit_tied_embedding_sync(ctx);
   add_compute(ctx, ctx.kernels.optimizer);
   if (reduce && sharded_optimizer(ctx) && !s.overlap.zero_param_gather) {
     const GradSplit all = all_params(ctx);

@@ -13,6 +13,8 @@
 //    buffers apart (megatron/core/distributed/distributed_data_parallel.py: expert_parallel_buffers,
 //    reduced over the expert data-parallel group); both kinds share the DP stream in the order
 //    their buckets fill. ZeRO 3's per-layer gathers and reduce-scatters split the same way (chunk_tasks).
+//  - With tied embeddings and pp > 1 the first and last stage then exchange the table's gradients
+//    (tied_grads.hpp) before their optimizer steps.
 #pragma once
 #include "sim/graph/build_context.hpp"
 

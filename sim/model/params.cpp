@@ -80,6 +80,11 @@ ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, boo
   return p;
 }
 
+int64_t tied_embedding_sync_params(const ModelSpec& m, int tp, int pp) {
+  if (!m.tied_embeddings || pp <= 1) return 0;
+  return ceil_div(m.vocab, tp) * m.hidden;
+}
+
 int64_t active_params(const ModelSpec& m) {
   ParamCount all = count_params(m);
   if (!m.is_moe()) return all.total();

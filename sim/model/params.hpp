@@ -52,6 +52,14 @@ struct ParamCount {
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
                                        bool first_stage, bool last_stage, int tp, int ep);
 
+// Tied embeddings split over pipeline stages: the first stage's input table and the last stage's
+// copy of it for the output layer get their gradients summed once per iteration, by an all-reduce
+// between the two (Megatron-LM finalize_model_grads' _allreduce_word_embedding_grads over the
+// embedding group; DeepSpeed's PipelineEngine _exec_reduce_tied_grads over the tied group). The
+// elements each of the two devices sends: its table shard, ceil(V / tp) x h; 0 when the table is not
+// tied or sits on one stage (pp = 1), where nothing is summed.
+[[nodiscard]] int64_t tied_embedding_sync_params(const ModelSpec& m, int tp, int pp);
+
 // Parameters active for one token (MoE: top_k routed + shared experts, router included).
 [[nodiscard]] int64_t active_params(const ModelSpec& m);
 

@@ -168,3 +168,16 @@ TEST_CASE("DP reduction slowed by other traffic in the last backward has less of
   in.stages[0].shared[1].reduce_slowdown = {0.5, 0};
   CHECK(term(estimate_iteration(in, IterationTheta{}), IterationTerm::kDp) == Approx(5.0 / 3));
 }
+
+// p 2, m 4, F = Bi = 1 (as the 1F1B bubble case: stage 0 ready at 10, stage 1 at 9), optimizers 0.5
+// and 1.5. Untied: max(10 + 0.5, 9 + 1.5) = 10.5. Tied, an exchange of 0.25 between the ends: both
+// optimizers begin at max(10, 9) + 0.25 = 10.25, so T = 10.25 + 1.5 = 11.75.
+TEST_CASE("tied embeddings: both ends' optimizers wait for their exchange, which waits for the later end",
+          "[analytic][iteration]") {
+  IterationInputs in = pipeline(2, 4, "1f1b");
+  for (auto& s : in.stages) s.forward = 1, s.backward_input = 1;
+  in.stages[0].optimizer = 0.5, in.stages[1].optimizer = 1.5;
+  CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(10.5));
+  for (auto& s : in.stages) s.tied_sync = 0.25;
+  CHECK(estimate_iteration(in, IterationTheta{}).iteration_time == Approx(11.75));
+}
