@@ -70,12 +70,16 @@ Bytes recompute_transient(const RunSpec& run, const Shard& sh, const std::vector
 // 2 B per Linear weight; mxfp8 2·33/32 B). With fp8.param_gather the parameter itself is FP8
 // (1 B instead of 2) and only the transpose is added: no net change. Under ZeRO-3 the gathered
 // layer's copies are transient (Megatron FSDP drops the transpose cache): the sharded parameter
-// shrinks to 1 B with param_gather. Sources: TE base.py set_fp8_weights; Megatron --fp8-param-gather.
+// shrinks to 1 B with param_gather. On a card whose FP8 GEMMs take any layout (Blackwell) tensor-scaled
+// FP8 keeps no transpose (sim/model/fp8_quantize.hpp): one cached copy (1 B), or with param_gather the
+// FP8 parameter alone (1 B instead of 2). Sources: TE base.py set_fp8_weights; Megatron --fp8-param-gather.
 Bytes fp8_weight_bytes(const RunSpec& run, double linear_params, int dp_group) {
   if (!is_fp8(run.precision)) return 0;
   const double q = bytes_per_element(run.precision), bf16 = bytes_per_element(Precision::kBf16);
   if (run.strategy.zero_stage >= 3) return run.fp8.param_gather ? linear_params * (q - bf16) / dp_group : 0;
-  return run.fp8.param_gather ? linear_params * (q + q - bf16) : linear_params * 2 * q;
+  const bool transposes = run.fp8.recipe == Fp8Recipe::kMxfp8 || !run.platform.accelerator.fp8_gemm_any_layout;
+  const double copies = transposes ? 2 : 1;  // FP8 layouts kept per Linear weight
+  return run.fp8.param_gather ? linear_params * (copies * q - bf16) : linear_params * copies * q;
 }
 
 // The layers a stage holds over its chunks, the most in one chunk, and whether it holds the

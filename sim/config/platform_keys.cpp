@@ -51,6 +51,18 @@ KeyEntry<A> mxfp8_gemm_ratio_key() {
   return e;
 }
 
+// Transformer Engine asks the card (nvte_is_non_tn_fp8_gemm_supported: compute capability 10.x and 13.x or
+// later) and, where it says yes, makes no transposed copy of a tensor-scaled FP8 tensor.
+KeyEntry<A> fp8_gemm_any_layout_key() {
+  KeyEntry<A> e = bool_key<A>("fp8_gemm_any_layout", &A::fp8_gemm_any_layout, Need::kOptional,
+                              "true: tensor-scaled FP8 GEMMs read operands in any layout (Blackwell), so delayed and "
+                              "current scaling write one FP8 copy of a tensor and transpose nothing; false: TN only "
+                              "(Hopper), the backward's GEMMs need column-wise (transposed) copies");
+  e.applies = [](const A& a) { return a.peak_flops.count(Precision::kFp8) > 0; };
+  e.applies_to = "cards with an fp8 peak";
+  return e;
+}
+
 KeyEntry<A> peak_flops_key() {
   KeyEntry<A> e = custom_key<A>(
       "peak_flops", Need::kRequired,
@@ -111,6 +123,7 @@ std::vector<KeyEntry<A>> accelerator_entries() {
                     "fraction of peak a large, well-shaped GEMM reaches (below 1% is a misconfiguration)"),
       fp8_gemm_efficiency_key(),
       mxfp8_gemm_ratio_key(),
+      fp8_gemm_any_layout_key(),
       number_key<A>("gemm_k_overhead", &A::gemm_k_overhead, opt, k_overhead_range(),
                     "fixed cost of each output tile in 16-bit K-steps: a GEMM of depth K runs at K/(K + this) (tens "
                     "today); an 8-bit GEMM's K-steps are shorter by its rate ratio, so the same time is more of them"),

@@ -40,6 +40,10 @@ struct AcceleratorSpec {
                                                      // card with an 8-bit peak is then refused)
   double mxfp8_gemm_ratio = 1;                       // an MXFP8 GEMM's rate over an fp8 (tensor-scaled) GEMM's
                                                      // of the same shape: its level is fp8_gemm_efficiency x this
+  bool fp8_gemm_any_layout = false;                  // the card's tensor-scaled FP8 GEMMs take operands in any
+                                                     // layout (Blackwell), so no column-wise FP8 copies are
+                                                     // made; false: TN only (Hopper), the backward's GEMMs
+                                                     // read transposed copies
   double gemm_k_overhead = 0;                        // fixed cost of each output tile (prologue, epilogue)
                                                      // in K-steps of a 16-bit GEMM: a GEMM of depth K runs
                                                      // at K/(K + this); an 8-bit GEMM's K-steps are shorter

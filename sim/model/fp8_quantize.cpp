@@ -33,8 +33,9 @@ std::vector<Kernel> quantize_kernels(const std::string& name, double elements, c
   if (!quantizes(sh)) return {};
   const bool mx = sh.fp8_recipe == Fp8Recipe::kMxfp8;
   const bool current = sh.fp8_recipe == Fp8Recipe::kCurrent;
-  // MXFP8 writes both layouts from bf16 whenever the backward needs the column-wise one.
-  const double layouts = transposed || mx ? 2 : 1;
+  // MXFP8 writes both layouts from bf16 whenever the backward needs the column-wise one; tensor-scaled FP8
+  // writes a transposed copy only for a card whose FP8 GEMMs are TN only.
+  const double layouts = mx || (transposed && !sh.fp8_any_layout) ? 2 : 1;
   const int one_by_one = sh.fp8_recipe == Fp8Recipe::kDelayed ? 1 : std::max(1, tensors);
   std::vector<Kernel> out;
   if (current) {
@@ -48,7 +49,7 @@ std::vector<Kernel> quantize_kernels(const std::string& name, double elements, c
 }
 
 std::vector<Kernel> fp8_transpose_kernels(const std::string& name, double elements, const Shard& sh) {
-  if (!quantizes(sh) || sh.fp8_recipe == Fp8Recipe::kMxfp8) return {};
+  if (!quantizes(sh) || sh.fp8_recipe == Fp8Recipe::kMxfp8 || sh.fp8_any_layout) return {};
   return {bytes_kernel(name + ".fp8_transpose", elements, 1, 1, 0)};
 }
 

@@ -9,6 +9,13 @@
 //                    transposed after the gather (TE: all-gather of transposed FP8 is not supported).
 //   fp8 transpose    reads 1 B, writes 1 B (delayed/current); none under mxfp8, whose column-wise copy
 //                    is quantized from bf16 together with the row-wise one.
+//   any layout       on a card whose FP8 GEMMs read operands in any layout (Blackwell:
+//                    AcceleratorSpec::fp8_gemm_any_layout) delayed and current scaling make no
+//                    column-wise copy at all: one FP8 copy serves every GEMM, so casts write one layout
+//                    and nothing is transposed (TE quantizer.cpp, Float8Quantizer and
+//                    Float8CurrentScalingQuantizer::create_tensor: a transpose only when
+//                    !nvte_is_non_tn_fp8_gemm_supported(); NVIDIA/TransformerEngine at commit
+//                    ad3f651f1dad676dac5109ac20d525f54650d88d). MXFP8 keeps both layouts there.
 // Sources: NVIDIA/TransformerEngine docs/features/low_precision_training (performance_considerations
 // "Handling transposes", fp8_current_scaling "Performance analysis": two reads per quantization,
 // fp8_delayed_scaling: one read, mxfp8: both layouts from high precision) and its PyTorch modules
@@ -41,7 +48,8 @@ namespace trainsim {
 // compute_scale_from_amax_kernel<<<1, 1>>>), 2025 versions.
 [[nodiscard]] std::vector<Kernel> quantize_kernels(const std::string& name, double elements, const Shard& sh,
                                                    bool transposed, int tensors = 1);
-// The FP8 transpose of an already quantized tensor; empty under mxfp8 or unless quantizes(sh).
+// The FP8 transpose of an already quantized tensor; empty under mxfp8, on an any-layout card, or unless
+// quantizes(sh).
 [[nodiscard]] std::vector<Kernel> fp8_transpose_kernels(const std::string& name, double elements, const Shard& sh);
 
 // A norm feeding a column-parallel 8-bit GEMM (TE LayerNormLinear / LayerNormMLP), forward: under

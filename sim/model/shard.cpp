@@ -28,6 +28,7 @@ Shard shard_of(const RunSpec& run) {
   sh.eager_yarn_rope = run.model.position_embedding == PositionEmbedding::kYarn && run.framework.eager_yarn_rope;
   sh.precision = run.precision;
   sh.fp8_recipe = run.fp8.recipe;
+  sh.fp8_any_layout = run.platform.accelerator.fp8_gemm_any_layout;
   sh.flash_attention = run.flash_attention;
   sh.softmax_fusion = run.framework.softmax_fusion;
   sh.fused_cross_entropy = run.cross_entropy == CrossEntropy::kTe;

@@ -34,6 +34,7 @@ struct Shard {
   bool eager_yarn_rope = false;    // YaRN RoPE by eager ops on q and k (FrameworkSpec::eager_yarn_rope)
   Precision precision = Precision::kBf16;
   Fp8Recipe fp8_recipe = Fp8Recipe::kDelayed;  // how 8-bit GEMM operands are quantized (fp8/mxfp8 runs)
+  bool fp8_any_layout = false;     // the card's FP8 GEMMs take any operand layout (AcceleratorSpec::fp8_gemm_any_layout)
   bool flash_attention = true;     // fused attention kernel; false = unfused (scores in HBM)
   // Unfused attention's softmax: when the fused scale-mask-softmax kernel runs (FrameworkSpec::softmax_fusion,
   // sim/model/softmax_fusion.hpp).

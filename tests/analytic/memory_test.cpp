@@ -79,19 +79,46 @@ TEST_CASE("the gradient buffer holds 4 bytes per parameter in bf16 runs, 2 with 
   CHECK(bf16_grads.total() == Approx(fp32_grads.total() - 2.0 * fp32_grads.params));
 }
 
-TEST_CASE("an fp8 run caches an FP8 copy and transpose of every Linear weight, none with fp8 params",
-          "[analytic][fp8]") {
-  // 4 layers, h 256, ffn 1024, tp 1, pp 2: a stage holds 2 layers of 4h^2 + 8h^2 = 12h^2 Linear weights.
+namespace fp8_weights_test {
+// 4 layers, h 256, ffn 1024, tp 1, pp 2: a stage holds 2 layers of 4h^2 + 8h^2 = 12h^2 Linear weights.
+constexpr double kStageLinear = 2 * 12.0 * 256 * 256;
+
+RunSpec fp8_run() {
   RunSpec run = trainsim::test::gpt_run(trainsim::test::gpt_model(4, 256, 4, 1024), 1, 2, 2, 128, 8, 1);
   run.platform.accelerator.peak_flops[Precision::kFp8] = 2e15;
   run.platform.accelerator.fp8_gemm_efficiency = 0.5;
-  const double linear = 2 * 12.0 * 256 * 256;
   run.precision = Precision::kFp8;
+  return run;
+}
+}  // namespace fp8_weights_test
+
+TEST_CASE("an fp8 run caches an FP8 copy and transpose of every Linear weight, none with fp8 params",
+          "[analytic][fp8]") {
+  RunSpec run = fp8_weights_test::fp8_run();
+  const double linear = fp8_weights_test::kStageLinear;
   const DeviceMemory plain = stage_memory(run)[1];
   run.fp8.param_gather = true;  // the FP8 parameter (1 B) replaces the bf16 one (2 B); its transpose adds 1 B
   const DeviceMemory fp8_params = stage_memory(run)[1];
   CHECK(plain.weights - fp8_params.weights == Approx(2.0 * linear));
   CHECK(fp8_params.weights == Approx(2.0 * fp8_params.params));
+}
+
+TEST_CASE("on a card whose FP8 GEMMs take any layout an fp8 run keeps one FP8 copy of each Linear weight",
+          "[analytic][fp8]") {
+  // The run above on a Blackwell-like card: no transposes. Without fp8 params: bf16 (2 B) + FP8 copy (1 B),
+  // 1 B per Linear weight less than with the transpose; with fp8 params the FP8 parameter alone (1 B).
+  RunSpec run = fp8_weights_test::fp8_run();
+  const double linear = fp8_weights_test::kStageLinear;
+  const DeviceMemory hopper = stage_memory(run)[1];
+  run.platform.accelerator.fp8_gemm_any_layout = true;
+  const DeviceMemory any = stage_memory(run)[1];
+  CHECK(hopper.weights - any.weights == Approx(linear));
+  run.fp8.param_gather = true;
+  const DeviceMemory fp8_params = stage_memory(run)[1];
+  CHECK(any.weights - fp8_params.weights == Approx(2.0 * linear));  // 3 B -> 1 B per Linear weight
+  run.fp8.recipe = Fp8Recipe::kMxfp8;  // MXFP8 keeps both layouts on any card: 2 x 33/32 B - 2 B
+  run.precision = Precision::kMxfp8;
+  CHECK(stage_memory(run)[1].weights - fp8_params.weights == Approx(linear * (2 * 33.0 / 32 - 1)));
 }
 
 TEST_CASE("an fp8 layer saves its Linear inputs as one-byte copies", "[analytic][fp8]") {

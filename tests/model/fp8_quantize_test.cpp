@@ -160,3 +160,23 @@ TEST_CASE("weights are re-quantized once per iteration; fp8 params need only the
   CHECK(total_bytes(weight_quantize_kernels(1e6, sh, false)) == Approx(4e6));
   CHECK(total_bytes(weight_quantize_kernels(1e6, sh, true)) == Approx(2e6));
 }
+
+TEST_CASE("on a card whose FP8 GEMMs take any layout, tensor scaling writes one layout and transposes nothing",
+          "[model][fp8]") {
+  Shard sh = fp8_shard(Fp8Recipe::kCurrent);
+  sh.fp8_any_layout = true;
+  // 1000 elements asked for both layouts: amax 1000 x 2 B, then a cast 1000 x (2 + 1) B, row-wise only.
+  const auto ks = quantize_kernels("x", 1000, sh, true);
+  REQUIRE(ks.size() == 2);
+  CHECK(ks[1].name == "x.cast");
+  CHECK(ks[1].bytes == Approx(3000));
+  CHECK(fp8_transpose_kernels("x", 1000, sh).empty());
+  CHECK(norm_output_transpose("ln", 1000, sh, true).empty());
+  // Weights: cast once (3 B each) without fp8 params; nothing with them (the parameter is the copy).
+  CHECK(total_bytes(weight_quantize_kernels(1e6, sh, false)) == Approx(3e6 + 2e6));  // amax pass + cast
+  CHECK(weight_quantize_kernels(1e6, sh, true).empty());
+  // MXFP8 still writes both layouts there: 3200 x (2 + 2 x 33/32) = 13000 B.
+  Shard mx = fp8_shard(Fp8Recipe::kMxfp8);
+  mx.fp8_any_layout = true;
+  CHECK(quantize_kernels("x", 3200, mx, false)[0].bytes == Approx(13000));
+}
