@@ -9,7 +9,9 @@
 //   mxfp8    MXFP8BlockScaling (Blackwell): one E8M0 scale per 32 elements; row-wise and
 //            column-wise copies are both quantized from the bf16 tensor, so no FP8 transpose runs.
 // On Hopper an FP8 GEMM reads both operands row-wise (TN), so the backward needs column-wise
-// (transposed) FP8 copies: a delayed/current cast writes the FP8 tensor and its transpose.
+// (transposed) FP8 copies: a delayed/current cast writes the FP8 tensor and its transpose. On a card
+// whose FP8 GEMMs take any layout (Blackwell, AcceleratorSpec::fp8_gemm_any_layout) one copy serves
+// every GEMM (sim/model/fp8_quantize.hpp).
 #pragma once
 
 namespace trainsim {

@@ -117,3 +117,22 @@ TEST_CASE("the exchange is exposed on both ends for latency + shard / port rate,
   CHECK(in.stages[1].tied_sync == Approx(exchange));
   CHECK(extract_iteration_inputs(run_of(2, false)).stages[0].tied_sync == 0);
 }
+
+TEST_CASE("with an interleaved schedule the exchange shares the wrap-around mailbox and still costs one transfer",
+          "[graph][replay]") {
+  // Two stages of two chunks each: the last stage's chunk-boundary activations reach stage 0 on the
+  // mailbox the tied message uses (offset +1 from the last stage wraps to stage 0). Stage 0 takes that
+  // mailbox's messages in order, the tied one last, so nothing waits for a message meant for another
+  // task and each end's exposed pipeline time still grows by exactly latency + shard / port rate.
+  auto interleaved = [](bool tied) {
+    RunSpec run = run_of(2, tied);
+    run.strategy.schedule = "interleaved";
+    run.strategy.virtual_stages = 2;
+    return run;
+  };
+  const double exchange = kLatency + kShardBytes / kPortRate;
+  const std::vector<double> tied = exposed_pp(interleaved(true)), untied = exposed_pp(interleaved(false));
+  REQUIRE(tied.size() == 4);
+  REQUIRE(untied.size() == 4);
+  for (size_t d = 0; d < tied.size(); ++d) CHECK(tied[d] - untied[d] == Approx(exchange).margin(1e-10));
+}
