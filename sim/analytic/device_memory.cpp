@@ -5,6 +5,7 @@
 
 #include "sim/analytic/activation_memory.hpp"
 #include "sim/analytic/memory.hpp"
+#include "sim/model/fp8_quantize.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
@@ -73,12 +74,11 @@ Bytes recompute_transient(const RunSpec& run, const Shard& sh, const std::vector
 // shrinks to 1 B with param_gather. On a card whose FP8 GEMMs take any layout (Blackwell) tensor-scaled
 // FP8 keeps no transpose (sim/model/fp8_quantize.hpp): one cached copy (1 B), or with param_gather the
 // FP8 parameter alone (1 B instead of 2). Sources: TE base.py set_fp8_weights; Megatron --fp8-param-gather.
-Bytes fp8_weight_bytes(const RunSpec& run, double linear_params, int dp_group) {
-  if (!is_fp8(run.precision)) return 0;
-  const double q = bytes_per_element(run.precision), bf16 = bytes_per_element(Precision::kBf16);
+Bytes fp8_weight_bytes(const RunSpec& run, const Shard& sh, double linear_params, int dp_group) {
+  if (!quantizes(sh)) return 0;
+  const double q = quantized_layout_bytes(sh), bf16 = bytes_per_element(Precision::kBf16);
   if (run.strategy.zero_stage >= 3) return run.fp8.param_gather ? linear_params * (q - bf16) / dp_group : 0;
-  const bool transposes = run.fp8.recipe == Fp8Recipe::kMxfp8 || !run.platform.accelerator.fp8_gemm_any_layout;
-  const double copies = transposes ? 2 : 1;  // FP8 layouts kept per Linear weight
+  const double copies = fp8_layouts(sh);
   return run.fp8.param_gather ? linear_params * (copies * q - bf16) : linear_params * copies * q;
 }
 
@@ -169,7 +169,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   const FrameworkMemory& fm = run.framework.memory;
   const Bytes fixed = run.framework_overhead + fm.context + fm.workspace;
   const MemoryBreakdown b = memory_breakdown(model_state_of(run, held), activations, comm, fixed);
-  const Bytes fp8_copies = fp8_weight_bytes(run, static_cast<double>(held.linear()), s.dp * s.cp);
+  const Bytes fp8_copies = fp8_weight_bytes(run, sh, static_cast<double>(held.linear()), s.dp * s.cp);
   out.weights = b.weights + fp8_copies;
   out.gradients = b.gradients;
   out.optimizer = b.optimizer;

@@ -217,8 +217,9 @@ IterationEstimate estimate_iteration(const IterationInputs& in, const IterationT
     drain += (w.backward + w.recompute) / in.shape.virtual_stages;
   }
   // The tied embedding's gradient exchange (tied_sync, first and last stage only) begins once both
-  // ends are ready and holds both optimizers until it is over.
-  const double tied_end = std::max(ready.front(), ready.back()) + th.bubble_scale * in.stages.back().tied_sync;
+  // ends are ready and holds both optimizers until its slower direction is over.
+  const double tied = std::max(in.stages.front().tied_sync, in.stages.back().tied_sync);
+  const double tied_end = std::max(ready.front(), ready.back()) + th.bubble_scale * tied;
   for (int s = 0; s < p; ++s) {
     const StageInputs& st = in.stages[static_cast<size_t>(s)];
     const double begin = st.tied_sync > 0 ? tied_end : ready[static_cast<size_t>(s)];

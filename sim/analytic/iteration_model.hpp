@@ -16,8 +16,9 @@
 //   T        = max_s (end_s + start_s), start_s = max_k(G_k - f_k F_s): prefetched ZeRO-1/2 gathers
 //              the first forward waits for (G_k gathers up to bucket k, f_k the forward's share before it);
 //              with tied embeddings and p > 1 the first and last stage's optimizers both begin at
-//              max(ready_0, ready_{p-1}) + b Y, ready_s = end_s - optimizer_s, Y the tied embedding's
-//              gradient exchange between them (alpha + S/beta; sim/graph/tied_grads.hpp)
+//              max(ready_0, ready_{p-1}) + b max(Y_0, Y_{p-1}), ready_s = end_s - optimizer_s, Y_s the
+//              tied embedding's gradient sent from stage s to the other end (alpha + S/beta;
+//              sim/graph/tied_grads.hpp)
 // bubble_schedule is the schedule's closed form (sim/strategy/schedule_shape: (p-1)(F+B) for GPipe
 // and 1F1B, per chunk for interleaved, (p-1)(F+Bi) - (min(m,p)-1) W for ZB-H1; Narayanan et al.
 // SC'21 §2.2, Qi et al. ICLR 2024 Table 2); DP_exposed_s = max_k(D_k - o h_k (Bi+W+R)_s) over the

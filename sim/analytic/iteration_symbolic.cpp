@@ -92,7 +92,8 @@ void end_lines(std::ostringstream& o, const IterationInputs& in) {
     o << ")  # the optimizer could begin\n";
   }
   const bool tied = p > 1 && in.stages.back().tied_sync > 0;
-  if (tied) o << "tied = Max(ready_0, ready_" << p - 1 << ") + b*Y_" << p - 1 << "  # both ends' optimizers wait for it\n";
+  if (tied)
+    o << "tied = Max(ready_0, ready_" << p - 1 << ") + b*Max(Y_0, Y_" << p - 1 << ")  # both ends' optimizers wait for it\n";
   for (int s = 0; s < p; ++s) {
     const std::string k = "_" + std::to_string(s);
     o << "end" << k << " = " << (tied && (s == 0 || s == p - 1) ? "tied" : "ready" + k) << " + c*OPT" << k << " + OFF" << k << "\n";

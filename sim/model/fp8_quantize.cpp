@@ -26,6 +26,12 @@ Kernel bytes_kernel(const std::string& name, double elements, double read, doubl
 
 bool quantizes(const Shard& sh) { return is_fp8(sh.precision); }
 
+bool transposes_fp8(const Shard& sh) {
+  return quantizes(sh) && sh.fp8_recipe != Fp8Recipe::kMxfp8 && !sh.fp8_any_layout;
+}
+
+int fp8_layouts(const Shard& sh) { return sh.fp8_recipe == Fp8Recipe::kMxfp8 || transposes_fp8(sh) ? 2 : 1; }
+
 double quantized_layout_bytes(const Shard& sh) { return bytes_per_element(sh.precision); }
 
 std::vector<Kernel> quantize_kernels(const std::string& name, double elements, const Shard& sh, bool transposed,
@@ -35,7 +41,7 @@ std::vector<Kernel> quantize_kernels(const std::string& name, double elements, c
   const bool current = sh.fp8_recipe == Fp8Recipe::kCurrent;
   // MXFP8 writes both layouts from bf16 whenever the backward needs the column-wise one; tensor-scaled FP8
   // writes a transposed copy only for a card whose FP8 GEMMs are TN only.
-  const double layouts = mx || (transposed && !sh.fp8_any_layout) ? 2 : 1;
+  const double layouts = mx || transposed ? fp8_layouts(sh) : 1;
   const int one_by_one = sh.fp8_recipe == Fp8Recipe::kDelayed ? 1 : std::max(1, tensors);
   std::vector<Kernel> out;
   if (current) {
@@ -49,7 +55,7 @@ std::vector<Kernel> quantize_kernels(const std::string& name, double elements, c
 }
 
 std::vector<Kernel> fp8_transpose_kernels(const std::string& name, double elements, const Shard& sh) {
-  if (!quantizes(sh) || sh.fp8_recipe == Fp8Recipe::kMxfp8 || sh.fp8_any_layout) return {};
+  if (!transposes_fp8(sh)) return {};
   return {bytes_kernel(name + ".fp8_transpose", elements, 1, 1, 0)};
 }
 

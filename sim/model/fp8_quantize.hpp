@@ -32,6 +32,12 @@ namespace trainsim {
 
 // Whether a shard's weight GEMMs run in 8 bits (and so need the kernels below).
 [[nodiscard]] bool quantizes(const Shard& sh);
+// Whether the column-wise copy of a tensor the backward reads is made by transposing its FP8 data:
+// tensor-scaled FP8 (delayed, current) on a card whose FP8 GEMMs are TN only.
+[[nodiscard]] bool transposes_fp8(const Shard& sh);
+// The FP8 layouts kept of a tensor read both ways (a Linear weight, a saved input): 2 under mxfp8 and
+// when transposes_fp8, 1 on a card whose FP8 GEMMs take any layout (tensor-scaled FP8 there).
+[[nodiscard]] int fp8_layouts(const Shard& sh);
 
 // Kernels quantizing `elements` bf16 values for an 8-bit GEMM operand; `transposed` also writes the
 // column-wise copy (false for a tensor all-gathered before its GEMM). Empty unless quantizes(sh).
