@@ -2,6 +2,7 @@
 
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/softmax_fusion.hpp"
 
@@ -12,7 +13,7 @@ constexpr double kMaskBytes = 1;   // dropout masks: one byte per element
 constexpr double kFp32Bytes = 4;   // log-sum-exp, router probabilities, cross-entropy softmax
 
 struct Dims {
-  double tokens, seq_tokens, h, d, heads, kv_heads, e, mask;
+  double tokens, seq_tokens, h, d, dv, heads, kv_heads, e, mask;  // d, dv: query/key and value head widths
   double q;      // bytes per element of a saved Linear input: e, or its FP8 copy in 8-bit runs
   bool fp8;
   bool qk_norm;  // the model normalises Q and K heads (ModelSpec::qk_norm)
@@ -30,6 +31,7 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   x.seq_tokens = static_cast<double>(sequence_tokens(sh));
   x.h = m.hidden;
   x.d = static_cast<double>(head_dim_of(m));
+  x.dv = static_cast<double>(v_head_dim_of(m));
   x.heads = static_cast<double>(local_heads(m, sh));
   x.kv_heads = static_cast<double>(local_kv_heads(m, sh));
   x.e = activation_element_bytes(sh.precision);
@@ -45,12 +47,33 @@ Dims dims_of(const ModelSpec& m, const Shard& sh, const ActivationOptions& opt) 
   return x;
 }
 
-Bytes attention_bytes(const Dims& x, const ActivationOptions& opt) {
+// Standard attention up to core attention: norm input, QKV input, Q, K, V (and QK-norm's input).
+Bytes mha_projection_bytes(const Dims& x) {
   Bytes bytes = x.seq_tokens * x.h * (x.e + x.q);                       // norm input, QKV input
   bytes += x.tokens * (x.heads + 2 * x.kv_heads) * x.d * x.e;            // Q, K, V
   if (x.qk_norm) bytes += x.tokens * (x.heads + x.kv_heads) * x.d * x.e;  // QK-norm input (Q, K before it)
-  bytes += x.tokens * x.heads * x.d * x.e;                               // projection input
-  if (x.fp8) bytes += x.tokens * x.heads * x.d * x.q;                    // and its FP8 copy
+  return bytes;
+}
+
+// MLA up to core attention (sim/model/mla_ops.hpp): the norm input; the down-projections' input (one
+// 16-bit tensor, or each TELinear's own FP8 copy); each latent norm's input and, as its fused up-projection
+// saves it, its output (sequence-sharded, FP8 in 8-bit runs); without query compression q_proj's input;
+// query, key and value. Selective recompute of mla_up_proj keeps only the checkpoint's inputs (the latents
+// and the rotary key head) of everything after the down-projections.
+Bytes mla_projection_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
+  const double latents = mla_latent_elements(m), downs = m.mla.q_lora_rank > 0 ? 2 : 1;
+  Bytes bytes = x.seq_tokens * x.h * (x.e + (x.fp8 ? downs * x.q : x.e));
+  if (selective(opt) && opt.modules.mla_up_proj)
+    return bytes + x.seq_tokens * (latents + m.mla.qk_pos_emb_head_dim) * x.e;
+  bytes += x.seq_tokens * latents * (x.e + x.q);
+  if (m.mla.q_lora_rank == 0) bytes += x.seq_tokens * x.h * x.q;
+  return bytes + x.tokens * mla_qkv_elements(m, sh) * x.e;
+}
+
+Bytes attention_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
+  Bytes bytes = m.is_mla() ? mla_projection_bytes(m, sh, x, opt) : mha_projection_bytes(x);
+  bytes += x.tokens * x.heads * x.dv * x.e;                              // projection input
+  if (x.fp8) bytes += x.tokens * x.heads * x.dv * x.q;                   // and its FP8 copy
   bytes += x.seq_tokens * x.h * x.mask;                                  // dropout after projection
   if (selective(opt) && opt.modules.core_attn) return bytes;
   if (opt.flash_attention) return bytes + x.tokens * x.heads * kFp32Bytes;  // log-sum-exp
@@ -112,7 +135,7 @@ Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_inde
   const Dims x = dims_of(m, sh, opt);
   if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e;  // the layer input only
   const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x, opt) : mlp_bytes(m, sh, x, opt);
-  return attention_bytes(x, opt) + ffn;
+  return attention_bytes(m, sh, x, opt) + ffn;
 }
 
 Bytes recompute_transient_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {

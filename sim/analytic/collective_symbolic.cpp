@@ -54,7 +54,8 @@ std::string symbolic_collectives(const RunSpec& run) {
     << "S_tp = b*s/cp*h*e\nS_pp = b*s/cp*h*e/t\n"
     << "S_tpg = b*s/cp*h*" << num(pl.tp_gather / pl.tp * activation_element_bytes(run.precision))
     << "  # the SP all-gather: FP8 in 8-bit runs (cast before the gather)\n"
-    << "S_cp = 2*b*s*" << local_kv_heads(m, sh) * head_dim_of(m) << "*e  # K and V of the local kv heads\n";
+    << "S_cp = b*s*" << local_kv_heads(m, sh) * (head_dim_of(m) + v_head_dim_of(m))
+    << "*e  # K and V of the local kv heads\n";
   if (m.is_moe())
     o << "S_ep = b*s/cp/" << (st.sequence_parallel ? "t" : "1") << "*" << m.moe.top_k << "*" << num(run.expert_load())
       << "*h*e  # tokens x top_k x capacity factor\n";

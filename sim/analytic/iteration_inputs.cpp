@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "sim/analytic/comm_times.hpp"
 #include "sim/analytic/dp_inputs.hpp"
@@ -20,6 +21,7 @@
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 #include "sim/strategy/ep_overlap.hpp"
@@ -33,6 +35,9 @@ struct TpCosts {
   // The same two pipelined with a GEMM under overlap: their bytes at 1/overlap_comm_slowdown of the
   // bandwidth (the replay's rate bound on their flows; Task::pipelined), their latency unchanged.
   double pipelined_reduce = 0, pipelined_gather = 0;
+  // The TP region's input side, where it is narrower than h (MLA's attention latents,
+  // BlockTemplate::tp_input_scale): the forward's gather, the backward's re-gather and reduction.
+  double in_reduce = 0, in_gather = 0, in_pipelined_gather = 0;
   // The SP re-gather of a column-parallel GEMM's input is waited for by its weight gradients in the
   // same pass (not when ZB-H1 runs them in a W pass of their own).
   bool regather_waited = true;
@@ -51,8 +56,9 @@ struct TpCosts {
 // the GEMM, which the weight gradients wait for (sim/graph/block_tasks.cpp: tp_overlap).
 void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, bool gathers, bool reduces,
                   StageInputs& out) {
-  const double gather = !gathers ? 0 : tp.overlap ? tp.pipelined_gather : tp.gather;
-  const double reduce = !reduces ? 0 : tp.overlap && !backward ? tp.pipelined_reduce : tp.reduce;
+  const double gather = !gathers ? 0 : backward ? (tp.overlap ? tp.pipelined_gather : tp.gather)
+                                                : (tp.overlap ? tp.in_pipelined_gather : tp.in_gather);
+  const double reduce = !reduces ? 0 : backward ? tp.in_reduce : tp.overlap ? tp.pipelined_reduce : tp.reduce;
   double beside = 0;
   if (!backward) {
     if (tp.overlap) beside = std::min(gather, b.forward_first_gemm) + std::min(reduce, b.forward_last_gemm);
@@ -64,9 +70,9 @@ void add_tp_block(const TpCosts& tp, const BlockPassTimes& b, bool backward, boo
   out.tp_exposed += gather + reduce - beside;
   out.tp_hidden += beside;
   if (backward && gathers && reduces) {
-    const double regather_late = tp.regather_waited ? std::max(0.0, tp.gather - b.backward_last_gemm) : 0;
+    const double regather_late = tp.regather_waited ? std::max(0.0, tp.in_gather - b.backward_last_gemm) : 0;
     out.tp_exposed += regather_late;
-    out.tp_hidden += tp.gather - regather_late;
+    out.tp_hidden += tp.in_gather - regather_late;
   }
 }
 
@@ -88,24 +94,38 @@ MergedSegments merged_segments(const RunSpec& run, const BlockTimes& bt, int l) 
   return s;
 }
 
+// One block's TP collectives' times; `input_scale`: its TP region's input width over h (TpCosts::in_*).
+TpCosts tp_costs(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double input_scale) {
+  const auto& s = run.strategy;
+  const bool sp = s.sequence_parallel;
+  const auto reduce_kind = sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
+  const double slowdown = run.platform.accelerator.overlap_comm_slowdown;
+  const bool slowed = s.overlap.tp_comm && slowdown > 1;
+  const auto gather = [&](double scale, double slow) {
+    return sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather * scale * slow) : 0;
+  };
+  TpCosts tp;
+  tp.reduce = cc.collective(rank, Dim::kTp, reduce_kind, pl.tp);
+  tp.gather = gather(1, 1);
+  tp.pipelined_reduce = slowed ? cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * slowdown) : tp.reduce;
+  tp.pipelined_gather = slowed ? gather(1, slowdown) : tp.gather;
+  tp.in_reduce = input_scale == 1 ? tp.reduce : cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * input_scale);
+  tp.in_gather = input_scale == 1 ? tp.gather : gather(input_scale, 1);
+  tp.in_pipelined_gather = slowed ? gather(input_scale, slowdown) : tp.in_gather;
+  tp.overlap = s.overlap.tp_comm;
+  const bool wgrad_pass_apart = s.schedule == "zb-h1";  // weight gradients in W passes of their own
+  tp.wgrad_beside = !wgrad_pass_apart && s.overlap.tp_grad_reduce ? 1 : 0;
+  tp.regather_waited = !wgrad_pass_apart;
+  return tp;
+}
+
 // Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
 void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
                     const std::vector<ChunkLayers>& chunks, StageInputs& out) {
   const auto& s = run.strategy;
   const bool sp = s.sequence_parallel;
-  TpCosts tp;
-  const auto reduce_kind = sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
-  const double slowdown = run.platform.accelerator.overlap_comm_slowdown;
-  tp.reduce = cc.collective(rank, Dim::kTp, reduce_kind, pl.tp);
-  tp.gather = sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather) : 0;
-  const bool slowed = s.overlap.tp_comm && slowdown > 1;
-  tp.pipelined_reduce = slowed ? cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * slowdown) : tp.reduce;
-  tp.pipelined_gather =
-      slowed && sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather * slowdown) : tp.gather;
-  tp.overlap = s.overlap.tp_comm;
-  const bool wgrad_pass_apart = s.schedule == "zb-h1";  // weight gradients in W passes of their own
-  tp.wgrad_beside = !wgrad_pass_apart && s.overlap.tp_grad_reduce ? 1 : 0;
-  tp.regather_waited = !wgrad_pass_apart;
+  const TpCosts tp = tp_costs(run, cc, rank, pl, 1);
+  const TpCosts attention_tp = tp_costs(run, cc, rank, pl, static_cast<double>(tp_input_width(run.model)) / run.model.hidden);
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
   output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
@@ -121,11 +141,11 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
       const LayerRecompute redo = layer_recompute(run, bt, l, position);
       const int forwards = redo.attention_again ? 2 : 1;  // of the attention (and MoE) block
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
-      const std::pair<const BlockPassTimes*, bool> blocks[] = {{&attention, redo.attention_again},
-                                                              {moe ? &bt.moe : &bt.mlp, redo.ffn_again}};
-      for (const auto& [b, again] : blocks) {
-        for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(tp, *b, false, sp, true, out);
-        add_tp_block(tp, *b, true, sp, true, out);
+      const std::tuple<const BlockPassTimes*, bool, const TpCosts*> blocks[] = {
+          {&attention, redo.attention_again, &attention_tp}, {moe ? &bt.moe : &bt.mlp, redo.ffn_again, &tp}};
+      for (const auto& [b, again, costs] : blocks) {
+        for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(*costs, *b, false, sp, true, out);
+        add_tp_block(*costs, *b, true, sp, true, out);
       }
       if (moe) {
         // Backward: the exchange of the dispatch's gradient waits for the experts' weight gradients

@@ -10,6 +10,7 @@
 #include "sim/model/embedding_ops.hpp"
 #include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/grad_accumulation.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/recompute_ops.hpp"
@@ -28,6 +29,9 @@ double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec&
 }
 
 bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
+
+// A GEMM that bounds the TP region (not one of MLA's duplicated down-projections; sim/graph's BlockMarks).
+bool tp_region_gemm(const Kernel& k) { return k.cls == KernelClass::kGemm && !tp_local_gemm(k.name); }
 
 // A pass's first and last expert kernels ("moe_expert...", among the kernels that are not weight
 // gradients, as the graph builder's marks; the last is the last expert GEMM unless an eager expert
@@ -110,14 +114,14 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   for (size_t i = 0; i < bwd.size(); ++i) {
     const Seconds time = kernel_time(bwd[i], acc);
     (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += time;
-    if (bwd[i].weight_grad || bwd[i].cls != KernelClass::kGemm) continue;
+    if (bwd[i].weight_grad || !tp_region_gemm(bwd[i])) continue;
     if (last_gemm < 0) t.backward_first_gemm = time;
     t.backward_last_gemm = time;
     last_gemm = static_cast<int>(i);
   }
   bool first = true;
   for (const Kernel& k : fwd) {
-    if (k.cls != KernelClass::kGemm) continue;
+    if (!tp_region_gemm(k)) continue;
     const Seconds time = kernel_time(k, acc);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;

@@ -13,7 +13,8 @@ Payloads payloads(const RunSpec& run) {
   Payloads p;
   p.tp = b * s_local * h * e;
   p.tp_gather = is_fp8(run.precision) ? b * s_local * h * bytes_per_element(run.precision) : p.tp;
-  p.cp_kv = 2.0 * b * run.seq_len * static_cast<double>(local_kv_heads(run.model, sh) * head_dim_of(run.model)) * e;
+  p.cp_kv = b * run.seq_len * e *
+            static_cast<double>(local_kv_heads(run.model, sh) * (head_dim_of(run.model) + v_head_dim_of(run.model)));
   const double tokens = b * s_local / (s.sequence_parallel ? s.tp : 1);
   p.ep = run.model.is_moe() ? tokens * run.model.moe.top_k * run.expert_load() * h * e : 0;
   p.pp = b * s_local * h * e / s.tp;

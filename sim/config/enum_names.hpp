@@ -56,7 +56,8 @@ inline const std::vector<std::pair<const char*, bool RecomputeModules::*>>& reco
       {"core_attn", &RecomputeModules::core_attn},
       {"layernorm", &RecomputeModules::layernorm},
       {"moe_act", &RecomputeModules::moe_act},
-      {"mlp", &RecomputeModules::mlp}};
+      {"mlp", &RecomputeModules::mlp},
+      {"mla_up_proj", &RecomputeModules::mla_up_proj}};
   return names;
 }
 

@@ -136,19 +136,19 @@ void map_qwen3_moe(const HfConfig& c, HfModel& out) {
   out.model["moe"] = qwen_moe(c, out, 0);
 }
 
-// DeepSeek-V3: MLA attention has no counterpart in the schema; it is taken as multi-head
-// attention with the same head count and head_dim = v_head_dim.
+// DeepSeek-V3: multi-head latent attention from its latent ranks and head widths (q_lora_rank null:
+// queries projected straight from the hidden state, as DeepSeek-V2-Lite).
 void map_deepseek_v3(const HfConfig& c, HfModel& out) {
   map_decoder(c, out);
-  const int v_head_dim = c.integer("v_head_dim", 1, kMaxWidth);
-  out.model["head_dim"] = v_head_dim;
-  out.notes.push_back("multi-head latent attention (q_lora_rank " + c.text("q_lora_rank") + ", kv_lora_rank " +
-                      c.text("kv_lora_rank") + ", qk_nope_head_dim " + c.text("qk_nope_head_dim") +
-                      ", qk_rope_head_dim " + c.text("qk_rope_head_dim") + ", v_head_dim " + c.text("v_head_dim") +
-                      "): modelled as standard attention with " + c.text("num_attention_heads") +
-                      " heads of head_dim " + std::to_string(v_head_dim) +
-                      " (about twice MLA's projection FLOPs; workloads/models/deepseek-v3.yaml matches them with "
-                      "head_dim 64 at sequence 4096)");
+  out.model.remove("head_dim");
+  out.model.remove("kv_heads");
+  YAML::Node mla;
+  mla["q_lora_rank"] = c.integer_or("q_lora_rank", 0, 1, kMaxWidth);
+  mla["kv_lora_rank"] = c.integer("kv_lora_rank", 1, kMaxWidth);
+  mla["qk_head_dim"] = c.integer("qk_nope_head_dim", 1, kMaxWidth);
+  mla["qk_pos_emb_head_dim"] = c.integer_or("qk_rope_head_dim", 0, 0, kMaxWidth);
+  mla["v_head_dim"] = c.integer("v_head_dim", 1, kMaxWidth);
+  out.model["mla"] = mla;
   const int experts = c.integer("n_routed_experts", 1, kMaxExperts);
   const int top_k = c.integer("num_experts_per_tok", 1, experts);
   // Layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.

@@ -10,6 +10,7 @@ namespace {
 
 using M = ModelSpec;
 using E = MoeSpec;
+using L = MlaSpec;
 
 std::vector<KeyEntry<M>> model_entries() {
   const Need req = Need::kRequired, opt = Need::kOptional;
@@ -40,6 +41,8 @@ std::vector<KeyEntry<M>> model_entries() {
       bool_key<M>("qk_norm", &M::qk_norm, opt,
                   "a norm over every query and key head before the rotary embedding (QK-norm: Qwen3, OLMo 2)"),
       custom_key<M>("moe", opt, "a map with the `moe.*` keys", "mixture of experts; absent or experts 0: dense"),
+      custom_key<M>("mla", opt, "a map with the `mla.*` keys",
+                    "multi-head latent attention (DeepSeek-V2/V3); absent: standard attention"),
   };
 }
 
@@ -64,10 +67,29 @@ std::vector<KeyEntry<E>> moe_entries() {
   };
 }
 
+std::vector<KeyEntry<L>> mla_entries() {
+  const Need req = Need::kRequired, opt = Need::kOptional;
+  return {
+      int_key<L>("q_lora_rank", &L::q_lora_rank, opt, 0, kMaxWidth,
+                 "query latent width (DeepSeek-V3: 1536); 0 = queries projected straight from the hidden state"),
+      int_key<L>("kv_lora_rank", &L::kv_lora_rank, req, 1, kMaxWidth, "key/value latent width (DeepSeek-V3: 512)"),
+      int_key<L>("qk_head_dim", &L::qk_head_dim, req, 1, kMaxWidth,
+                 "per head, the query/key width without the rotary part (DeepSeek-V3: 128)"),
+      int_key<L>("qk_pos_emb_head_dim", &L::qk_pos_emb_head_dim, opt, 0, kMaxWidth,
+                 "per head, the rotary part of queries and keys, one shared key head (DeepSeek-V3: 64)"),
+      int_key<L>("v_head_dim", &L::v_head_dim, req, 1, kMaxWidth, "per head, the value width (DeepSeek-V3: 128)"),
+  };
+}
+
 }  // namespace
 
 const KeyTable<ModelSpec>& model_keys() {
   static const KeyTable<ModelSpec> table(model_entries());
+  return table;
+}
+
+const KeyTable<MlaSpec>& mla_keys() {
+  static const KeyTable<MlaSpec> table(mla_entries());
   return table;
 }
 

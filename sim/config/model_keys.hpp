@@ -1,4 +1,4 @@
-// The key tables of a model file (workloads/models/*.yaml): the top level and `moe`
+// The key tables of a model file (workloads/models/*.yaml): the top level, `moe` and `mla`
 // (sim/config/key_table.hpp). Internal to sim/config.
 #pragma once
 #include <climits>
@@ -13,5 +13,6 @@ inline constexpr int kMaxWidth = INT_MAX / 4;
 
 [[nodiscard]] const KeyTable<ModelSpec>& model_keys();
 [[nodiscard]] const KeyTable<MoeSpec>& moe_keys();
+[[nodiscard]] const KeyTable<MlaSpec>& mla_keys();
 
 }  // namespace trainsim

@@ -16,11 +16,23 @@ std::string sci(double x) {
   return buf;
 }
 
+// Weights of one layer's attention: the q, k, v and output projections, or MLA's down- and
+// up-projections and its output projection.
+double attention_params(const ModelSpec& m) {
+  const double h = m.hidden, heads = m.heads;
+  if (!m.is_mla()) return h * m.head_dim * (2.0 * heads + 2.0 * m.kv_heads);
+  const MlaSpec& a = m.mla;
+  const double qk = double(a.qk_head_dim) + a.qk_pos_emb_head_dim;
+  const double q = a.q_lora_rank > 0 ? h * a.q_lora_rank + double(a.q_lora_rank) * heads * qk : h * heads * qk;
+  return q + h * (double(a.kv_lora_rank) + a.qk_pos_emb_head_dim) +
+         double(a.kv_lora_rank) * heads * (double(a.qk_head_dim) + a.v_head_dim) + heads * a.v_head_dim * h;
+}
+
 }  // namespace
 
 void check_model_size(const MapReader& r, const ModelSpec& m) {
-  const double h = m.hidden, d = m.head_dim, mats = m.gated_ffn ? 3 : 2;
-  const double attention = h * d * (2.0 * m.heads + 2.0 * m.kv_heads);  // q, k, v and output projections
+  const double h = m.hidden, mats = m.gated_ffn ? 3 : 2;
+  const double attention = attention_params(m);
   const double dense_ffn = mats * h * m.ffn_hidden;
   const double experts = m.is_moe() ? mats * h * m.moe.expert_ffn_hidden * (double(m.moe.experts) + m.moe.shared_experts) +
                                           h * m.moe.experts

@@ -27,6 +27,23 @@ void read_moe(MapReader& r, const ModelSpec& m, MoeSpec* moe) {
            format_number(moe->glu_clamp), "0, or set gated_ffn: true");
 }
 
+// MLA expands keys and values per query head, and its head widths are the `mla` keys': kv_heads must
+// be heads (or 0), head_dim the query/key head width (or 0; it is set to that).
+void check_mla(MapReader& r, ModelSpec* m) {
+  const int qk = m->mla.qk_head_dim + m->mla.qk_pos_emb_head_dim;
+  if (m->kv_heads != 0 && m->kv_heads != m->heads)
+    r.fail("kv_heads", "must equal heads with mla (latent attention projects keys and values up per query head)",
+           std::to_string(m->kv_heads), "0 or " + std::to_string(m->heads));
+  if (m->head_dim != 0 && m->head_dim != qk)
+    r.fail("head_dim", "must be the query/key head width mla.qk_head_dim + mla.qk_pos_emb_head_dim with mla",
+           std::to_string(m->head_dim), "0 or " + std::to_string(qk));
+  if (m->qk_norm)
+    r.fail("qk_norm", "applies to standard attention's query and key heads; MLA normalises its latents itself",
+           "true", "false (or leave it out) with mla");
+  m->kv_heads = m->heads;
+  m->head_dim = qk;
+}
+
 // kv_heads 0 -> heads, head_dim 0 -> hidden / heads, ffn_hidden 0 -> 4 * hidden,
 // moe.expert_ffn_hidden 0 -> ffn_hidden; checks the head arithmetic those imply.
 void apply_defaults(MapReader& r, ModelSpec* m) {
@@ -60,6 +77,10 @@ ModelSpec parse_model(YamlSource& source, const YAML::Node& root) {
   m.source_file = source.file();
   model_keys().read(r, m, nullptr);
   if (auto moe = r.map("moe", Need::kOptional, moe_keys().keys())) read_moe(*moe, m, &m.moe);
+  if (auto mla = r.map("mla", Need::kOptional, mla_keys().keys())) {
+    mla_keys().read(*mla, m.mla, nullptr);
+    check_mla(r, &m);
+  }
   apply_defaults(r, &m);
   check_model_size(r, m);
   return m;

@@ -30,6 +30,18 @@ struct MoeSpec {
                                    // linear half to [-this, this] (GPT-OSS: 7); 0 = no clamp
 };
 
+// Multi-head latent attention (DeepSeek-V2/V3; Megatron-Core's MLATransformerConfig, whose names these
+// are): queries and keys/values are projected down to low-rank latents, normalised, and projected up
+// per head; each query/key head is qk_head_dim wide plus a rotary part of qk_pos_emb_head_dim shared by
+// every head's key, each value head v_head_dim. kv_lora_rank 0 = standard attention.
+struct MlaSpec {
+  int q_lora_rank = 0;             // query latent width; 0 = queries projected straight from the hidden state
+  int kv_lora_rank = 0;            // key/value latent width
+  int qk_head_dim = 0;             // per head, the query/key part without the rotary embedding
+  int qk_pos_emb_head_dim = 0;     // per head, the rotary part (the key's is one shared head)
+  int v_head_dim = 0;              // per head, the value (and attention output) width
+};
+
 struct ModelSpec {
   std::string name;
   std::string description;
@@ -38,7 +50,7 @@ struct ModelSpec {
   int hidden = 0;                  // model width h
   int heads = 0;                   // attention (query) heads a
   int kv_heads = 0;                // key/value heads (GQA/MQA); 0 in YAML means = heads
-  int head_dim = 0;                // 0 in YAML means hidden / heads
+  int head_dim = 0;                // 0 in YAML means hidden / heads (with MLA: its query/key head width)
   int ffn_hidden = 0;              // dense FFN width; 0 in YAML means 4 * hidden
   bool gated_ffn = false;          // SwiGLU-style: three FFN matrices instead of two
   int vocab = 0;                   // vocabulary size V
@@ -55,11 +67,13 @@ struct ModelSpec {
   // rotary embedding: QK-norm (Qwen3, OLMo 2; Megatron-Core --qk-layernorm).
   bool qk_norm = false;
   MoeSpec moe;                     // moe.experts == 0 for dense models
+  MlaSpec mla;                     // mla.kv_lora_rank == 0 for standard (multi-, grouped-query) attention
   // What the model's source said that this schema cannot express, and how it is taken instead
   // (a Hugging Face config.json's MLA, sliding windows, ...; sim/config/hf_architectures.cpp).
   // Empty for model YAML files: their comments say it.
   std::vector<std::string> notes;
   bool is_moe() const { return moe.experts > 0; }
+  bool is_mla() const { return mla.kv_lora_rank > 0; }
 };
 
 }  // namespace trainsim

@@ -21,6 +21,12 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
       << "\nnorm: " << yaml_name(norm_names(), m.norm)
       << "\nposition_embedding: " << yaml_name(position_embedding_names(), m.position_embedding) << "\n";
   if (m.qk_norm) out << "qk_norm: true\n";
+  if (m.is_mla()) {
+    const MlaSpec& a = m.mla;
+    out << "mla:\n  q_lora_rank: " << a.q_lora_rank << "\n  kv_lora_rank: " << a.kv_lora_rank
+        << "\n  qk_head_dim: " << a.qk_head_dim << "\n  qk_pos_emb_head_dim: " << a.qk_pos_emb_head_dim
+        << "\n  v_head_dim: " << a.v_head_dim << "\n";
+  }
   if (m.sliding_window > 0)
     out << "sliding_window: " << m.sliding_window << "\nfull_attention_every: " << m.full_attention_every << "\n";
   if (m.is_moe()) {

@@ -91,10 +91,10 @@ std::vector<KeyEntry<S>> strategy_entries() {
       int_key<S>("zero_stage", &S::zero_stage, opt, 0, 3, "ZeRO stage (3 = FSDP)"),
       enum_key<S>("recompute", &S::recompute, opt, recompute_names(), "activation recomputation"),
       custom_key<S>("recompute_modules", opt,
-                    "with recompute: selective, a list of core_attn, layernorm, moe_act, mlp, each at most once",
+                    "with recompute: selective, a list of core_attn, layernorm, moe_act, mlp, mla_up_proj, each at most once",
                     "what selective recompute re-runs (Megatron-Core's `--recompute-modules`; default [core_attn]): "
-                    "core_attn the unfused attention scores, layernorm the norm before MoE blocks, moe_act the "
-                    "experts' activation, mlp a dense layer's MLP block (sim/model/recompute_ops.hpp)"),
+                    "core_attn the unfused attention scores, layernorm the norm before MoE blocks, moe_act the experts' activation, mlp a dense layer's MLP block, mla_up_proj MLA's "
+                    "up-projections and rotary kernels (sim/model/recompute_ops.hpp)"),
       int_key<S>("recompute_layers", &S::recompute_layers, opt, 0, INT_MAX,
                  "0 = every layer; else this many layers per stage, at most layers"),
       enum_key<S>("offload", &S::offload, opt, offload_names(), "optimizer state (and its step) in host memory"),

@@ -71,7 +71,7 @@ void read_keep_in_domain(MapReader& r, std::vector<std::string>* out) {
 // recompute: selective (Megatron-Core ignores --recompute-modules otherwise: refused here instead).
 void read_recompute_modules(MapReader& r, StrategySpec* st) {
   if (!r.has("recompute_modules")) return;
-  const std::string expected = "a list naming each of core_attn, layernorm, moe_act, mlp at most once, e.g. [core_attn, moe_act]";
+  const std::string expected = "a list naming each of core_attn, layernorm, moe_act, mlp, mla_up_proj at most once, e.g. [core_attn, moe_act]";
   if (st->recompute != Recompute::kSelective)
     r.fail("recompute_modules", "applies to selective recompute only, but strategy.recompute is " +
            std::string(recompute_name(st->recompute)), r.text_of("recompute_modules"),

@@ -89,9 +89,12 @@ enum class OptimizerState { kFp32, kFp32Remainder, kBf16 };
 // kernels before the block's backward (sim/model/recompute_ops.hpp).
 struct RecomputeModules {
   bool core_attn = true;   // unfused attention's scores..context (and fused attention's log-sum-exp)
-  bool layernorm = false;  // the norm before each MoE block (the other norms are fused into their Linear)
+  bool layernorm = false;  // the norm before each MoE block (the other norms are fused into their Linear;
+                           // MLA's separate input norm is not re-run by it here: not modelled)
   bool moe_act = false;    // the experts' activation function (and, in 8-bit runs, its quantization)
   bool mlp = false;        // a dense layer's whole MLP block, norm to fc2
+  bool mla_up_proj = false;  // MLA's up-projections, their latent norms and the rotary kernels: the query,
+                             // key and value they make are freed after core attention
 };
 
 struct OverlapSpec {

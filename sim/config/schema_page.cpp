@@ -52,6 +52,7 @@ void write_model(std::ostream& out) {
   table_header(out);
   write_table(out, model_keys(), "");
   write_table(out, moe_keys(), "moe.");
+  write_table(out, mla_keys(), "mla.");
   out << "\nThe whole model may have at most " << number_text(kMaxModelParams) << kSchemaModelSizeNote;
 }
 

@@ -29,11 +29,12 @@ CollectiveKind tp_reduce_kind(const BuildContext& ctx) {
 // overlap too.
 bool tp_overlap(const BuildContext& ctx) { return ctx.run.strategy.overlap.tp_comm; }
 
-void add_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role) {
+// `scale`: the reduced tensor's width relative to h (BlockTemplate::tp_input_scale for a TP region's input).
+void add_tp_reduce(BuildContext& ctx, int mb, int layer, TaskRole role, double scale = 1) {
   const bool sp = ctx.run.strategy.sequence_parallel;
   ctx.pending.push_back(add_comm_after_compute(
       ctx, collective_task(ctx, sp ? "tp.reduce_scatter" : "tp.all_reduce", tp_reduce_kind(ctx), Dim::kTp,
-                           ctx.tp_bytes, role, mb, layer)));
+                           ctx.tp_bytes * scale, role, mb, layer)));
 }
 
 void add_comm(BuildContext& ctx, const char* label, CollectiveKind kind, Dim dim, Bytes bytes, int mb, int layer,
@@ -59,11 +60,12 @@ void add_cp_attention(BuildContext& ctx, Task t) {
 }
 
 // The SP all-gather that begins at kernel i, the block's first GEMM (which the GEMM waits for,
-// unless overlapped). Returns it when overlapped: the kernel AFTER this one waits for it.
+// unless overlapped), of a tensor `scale` times the hidden width. Returns it when overlapped: the
+// kernel AFTER this one waits for it.
 std::vector<TaskId> open_tp_gather(BuildContext& ctx, const BlockMarks& m, const BlockRules& rules, int i, int mb,
-                                   int layer, TaskRole role) {
+                                   int layer, TaskRole role, double scale) {
   if (i != m.first_gemm || !rules.gather_before_first_gemm) return {};
-  add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, mb, layer, role);
+  add_comm(ctx, "tp.all_gather", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes * scale, mb, layer, role);
   if (!tp_overlap(ctx)) return {};
   const TaskId gather = ctx.pending.back();
   ctx.pending.pop_back();
@@ -129,7 +131,7 @@ void emit_block_forward(BuildContext& ctx, const BlockTemplate& block, const Blo
   const int end = span.end < 0 ? size : span.end;
   for (int i = span.begin; i < end; ++i) {
     Task t = stamped(block.forward[static_cast<size_t>(i)], mb, layer, role);
-    std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role);
+    std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role, block.tp_input_scale);
     const bool reduces_here = i == m.last_gemm && rules.reduce_after_last_gemm;
     if (reduces_here && tp_overlap(ctx)) overlapped.push_back(pipelined_tp_reduce(ctx, mb, layer, role));
     if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
@@ -175,14 +177,15 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if ((part == BackwardPart::kInputGrad && wgrad) || (part == BackwardPart::kWeightGrad && !wgrad)) continue;
     const Task t = stamped(block.backward[static_cast<size_t>(i)], mb, layer, role);
     const bool attention = t.kernel_class == KernelClass::kAttention;
-    const std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role);
+    const std::vector<TaskId> overlapped = open_tp_gather(ctx, m, rules, i, mb, layer, role, 1);
     if (!overlapped.empty()) gathered_output = overlapped.front();
     if (leads_exchange(span, i, m)) add_ep_exchange(ctx, mb, layer, role);
     if (attention && cp)
       add_comm(ctx, "cp.kv_all_gather", CollectiveKind::kAllGather, Dim::kCp, ctx.cp_kv_bytes, mb, layer, role);
     if (i == m.last_gemm && regather && part != BackwardPart::kWeightGrad)
       gathered_input = add_comm_after_compute(
-          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp, ctx.tp_gather_bytes, role, mb, layer));
+          ctx, collective_task(ctx, "tp.regather_input", CollectiveKind::kAllGather, Dim::kTp,
+                               ctx.tp_gather_bytes * block.tp_input_scale, role, mb, layer));
     last = add_compute(ctx, t, wgrad);
     count_launches(ctx, block.backward_extra_launches, i);
     if (wgrad && i > m.last_gemm && gathered_input >= 0) ctx.graph.add_dependency(static_cast<TaskId>(gathered_input), static_cast<TaskId>(last));
@@ -196,7 +199,7 @@ TaskId emit_block_backward(BuildContext& ctx, const BlockTemplate& block, const 
     if (i == exchange_after && ep)
       add_comm(ctx, "ep.combine", CollectiveKind::kAllToAll, Dim::kEp, ctx.ep_bytes, mb, layer, role);
     // After the input gradient's GEMM, beside the weight gradients, with or without overlap.tp_comm.
-    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role);
+    if (i == m.last_gemm && rules.reduce_after_last_gemm) add_tp_reduce(ctx, mb, layer, role, block.tp_input_scale);
     ctx.pending.insert(ctx.pending.end(), overlapped.begin(), overlapped.end());
   }
   if (last < 0) last = ctx.graph.last_on(Stream::kCompute);

@@ -9,6 +9,7 @@
 #include "sim/model/expert_eager_ops.hpp"
 #include "sim/model/grad_accumulation.hpp"
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/optimizer_ops.hpp"
@@ -50,7 +51,7 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
     // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias
     // added per expert), which the EP combine must wait for.
     if (expert && m.last_expert >= 0 && k.kernel_class != KernelClass::kGemm) m.last_expert = i;
-    if (k.kernel_class != KernelClass::kGemm) continue;
+    if (k.kernel_class != KernelClass::kGemm || tp_local_gemm(graph.label_text(k.label))) continue;
     if (m.first_gemm < 0) m.first_gemm = i;
     m.last_gemm = i;
     if (expert) m.last_expert = i;
@@ -109,7 +110,15 @@ BlockTemplate redo_block(const BlockTemplate& block, LayerBlock kind, const RunS
     if (!block.forward_extra_launches.empty()) redo.forward_extra_launches.push_back(block.forward_extra_launches[i]);
   }
   set_marks(redo, graph);
+  redo.tp_input_scale = block.tp_input_scale;
   return redo;
+}
+
+// The attention block with its TP input width (MLA's latents, or h).
+BlockTemplate attention_block(const ModelSpec& m, const Shard& sh, const RunSpec& run, StageGraph& graph) {
+  BlockTemplate b = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
+  b.tp_input_scale = static_cast<double>(tp_input_width(m)) / m.hidden;
+  return b;
 }
 
 int first_layer_of_kind(const ModelSpec& m, bool moe) {
@@ -130,13 +139,13 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   const ModelSpec& m = run.model;
   const Shard sh = shard_of(run);
   KernelTemplates k;
-  k.attention = make_block(attention_forward(m, sh), attention_backward(m, sh), run, graph);
+  k.attention = attention_block(m, sh, run, graph);
   k.mlp = make_block(mlp_forward(m, sh), mlp_backward(m, sh), run, graph);
   k.attention_redo = redo_block(k.attention, LayerBlock::kAttention, run, graph);
   if (m.sliding_window > 0) {
     Shard windowed = sh;
     windowed.window = m.sliding_window;
-    k.attention_window = make_block(attention_forward(m, windowed), attention_backward(m, windowed), run, graph);
+    k.attention_window = attention_block(m, windowed, run, graph);
     k.attention_window_redo = redo_block(k.attention_window, LayerBlock::kAttention, run, graph);
   }
   k.mlp_redo = redo_block(k.mlp, LayerBlock::kMlp, run, graph);

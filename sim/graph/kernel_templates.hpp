@@ -10,8 +10,8 @@
 
 namespace trainsim {
 
-// Where a block's communication regions begin and end: the first and last GEMM (bounds of the TP
-// region) and the first expert kernel and last expert GEMM (bounds of the EP dispatch/combine: the
+// Where a block's communication regions begin and end: the first and last GEMM inside the TP region
+// (bounds of the TP region; MLA's duplicated down-projections lie outside it, sim/model/mla_ops.hpp) and the first expert kernel and last expert GEMM (bounds of the EP dispatch/combine: the
 // dispatch comes before the experts' input quantization in 8-bit runs), as indices into the kernel
 // list, -1 when absent. Weight-gradient kernels never bound a region.
 // A kernel's launches beyond its first: library launches, and further operations the framework issues.
@@ -39,6 +39,11 @@ struct BlockTemplate {
   // of a per-expert loop), for the host time; empty when every kernel is one launch.
   std::vector<ExtraLaunches> forward_extra_launches, backward_extra_launches;
   BlockMarks forward_marks, backward_marks;  // fixed per template: computed once
+  // The TP region's input per token relative to the hidden width: what the SP all-gather before its
+  // first GEMM, the backward's re-gather of that input and the backward's reduction of its gradient
+  // move (1; MLA's attention: its latents, mla_ops.hpp tp_input_width). The row-parallel output's
+  // reduction and its gradient's gather stay at the hidden width.
+  double tp_input_scale = 1;
 };
 
 struct KernelTemplates {

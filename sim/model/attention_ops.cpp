@@ -5,6 +5,7 @@
 
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/kernel_builders.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/rope_ops.hpp"
 #include "sim/model/softmax_fusion.hpp"
 #include "sim/model/unfused_attention.hpp"
@@ -19,7 +20,7 @@ constexpr double kSoftmaxStatBytes = 4;      // fp32 log-sum-exp per query row a
 constexpr double kFlashTile = 128;
 
 struct AttentionDims {
-  double b, s, ctx, window, d, heads, kv_heads, h;
+  double b, s, ctx, window, d, dv, heads, kv_heads, h;  // d: a query/key head's width, dv: a value head's
   double tokens, seq_tokens;
   Precision gemm_p, act_p;  // weight GEMMs; attention's own math and the tensors around it
   double act_bytes;
@@ -33,6 +34,7 @@ AttentionDims dims_of(const ModelSpec& m, const Shard& sh) {
   a.ctx = static_cast<double>(sh.context);
   a.window = static_cast<double>(sh.window);
   a.d = static_cast<double>(head_dim_of(m));
+  a.dv = static_cast<double>(v_head_dim_of(m));
   a.heads = static_cast<double>(local_heads(m, sh));
   a.kv_heads = static_cast<double>(local_kv_heads(m, sh));
   a.h = static_cast<double>(m.hidden);
@@ -99,19 +101,19 @@ Kernel fused_attention_kernel(const char* name, const ModelSpec& m, const Shard&
 }
 
 // Fused attention reads Q (s rows) and K, V (the whole context) and writes O plus the softmax
-// statistics; the s×context scores never reach HBM.
+// statistics; the s×context scores never reach HBM. Q and K are d wide per head, V and O dv.
 Kernel core_attention_forward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
-  const double q_or_o = a.b * a.s * a.heads * a.d;
-  const double kv = 2 * a.b * a.ctx * a.kv_heads * a.d;
-  return fused_attention_kernel("core_attention.fwd", m, sh, 1, 2 * q_or_o + kv, false);
+  const double q_and_o = a.b * a.s * a.heads * (a.d + a.dv);
+  const double kv = a.b * a.ctx * a.kv_heads * (a.d + a.dv);
+  return fused_attention_kernel("core_attention.fwd", m, sh, 1, q_and_o + kv, false);
 }
 
 // Backward reads Q, K, V, O, dO and the statistics, writes dQ, dK, dV.
 Kernel core_attention_backward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
-  const double q_sized = 4 * a.b * a.s * a.heads * a.d;        // Q, O, dO, dQ
-  const double kv_sized = 4 * a.b * a.ctx * a.kv_heads * a.d;  // K, V, dK, dV
+  const double q_sized = 2 * a.b * a.s * a.heads * (a.d + a.dv);        // Q, dQ (d); O, dO (dv)
+  const double kv_sized = 2 * a.b * a.ctx * a.kv_heads * (a.d + a.dv);  // K, dK (d); V, dV (dv)
   return fused_attention_kernel("core_attention.dgrad", m, sh, kFlashBackwardFactor, q_sized + kv_sized, true);
 }
 
@@ -122,7 +124,7 @@ UnfusedAttention unfused_of(const AttentionDims& a, const ModelSpec& m, const Sh
   u.heads = a.heads;
   u.s = a.s;
   u.ctx = a.ctx;
-  u.d = a.d;
+  u.d = (a.d + a.dv) / 2;  // QK^T over d, PV over dv: the FLOPs of two GEMMs over their mean
   u.p = a.act_p;
   u.element_bytes = a.act_bytes;
   u.dropout = a.attention_dropout;
@@ -130,11 +132,27 @@ UnfusedAttention unfused_of(const AttentionDims& a, const ModelSpec& m, const Sh
   return u;
 }
 
+// Standard attention's backward from the rotary embedding to the QKV projection's weight gradient.
+std::vector<Kernel> mha_projections_backward(const ModelSpec& m, const Shard& sh, const AttentionDims& a) {
+  const int64_t t = gemm_tokens(sh);
+  const int64_t h = m.hidden;
+  const int64_t qkv = qkv_width(m, sh);
+  const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
+  std::vector<Kernel> out;
+  if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
+  if (m.qk_norm) out.push_back(norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
+  append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
+  out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));
+  append(out, as_weight_grad(norm_output_transpose("attn_norm.output", a.tokens * a.h, sh, sp_gathers(sh))));
+  out.push_back(gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_p, true));
+  return out;
+}
+
 }  // namespace
 
 Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
-  return 4 * a.b * a.s * a.ctx * a.d * a.heads;
+  return 2 * a.b * a.s * a.ctx * (a.d + a.dv) * a.heads;
 }
 
 Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward) {
@@ -145,17 +163,25 @@ Kernel core_attention_kernel(const ModelSpec& m, const Shard& sh, bool backward)
 // the attention output is cast+transposed for the projection; in the backward each input-gradient GEMM's
 // output gradient is quantized (gathered first under SP for the row-parallel projection) and the weight
 // gradients read transposed FP8 copies.
+// With MLA the norm feeds the two down-projections (TELinear, which quantize their own inputs) and
+// sim/model/mla_ops.hpp has the kernels up to the query, key and value tensors.
 std::vector<Kernel> attention_forward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   const int64_t t = gemm_tokens(sh);
   const int64_t h = m.hidden;
-  const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
+  const int64_t q_width = local_heads(m, sh) * v_head_dim_of(m);
   const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;  // rotates Q and K
-  std::vector<Kernel> out = norm_into_fp8_gemm(norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes),
-                                               a.seq_tokens * a.h, sh, sp_gathers(sh));
-  out.push_back(gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_p));
-  if (m.qk_norm) out.push_back(norm_forward_kernel("qk_norm.fwd", m.norm, rope_elements, a.act_bytes));
-  if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, false));
+  Kernel norm = norm_forward_kernel("attn_norm.fwd", m.norm, a.seq_tokens * a.h, a.act_bytes);
+  std::vector<Kernel> out;
+  if (m.is_mla()) {
+    out.push_back(norm);
+    append(out, mla_projections_forward(m, sh));
+  } else {
+    out = norm_into_fp8_gemm(norm, a.seq_tokens * a.h, sh, sp_gathers(sh));
+    out.push_back(gemm_kernel("qkv_proj.fwd", {t, qkv_width(m, sh), h, 1}, a.gemm_p));
+    if (m.qk_norm) out.push_back(norm_forward_kernel("qk_norm.fwd", m.norm, rope_elements, a.act_bytes));
+    if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, false));
+  }
   if (sh.flash_attention)
     out.push_back(core_attention_forward(m, sh));
   else
@@ -170,9 +196,7 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
   const AttentionDims a = dims_of(m, sh);
   const int64_t t = gemm_tokens(sh);
   const int64_t h = m.hidden;
-  const int64_t q_width = local_heads(m, sh) * head_dim_of(m);
-  const int64_t qkv = qkv_width(m, sh);
-  const double rope_elements = a.tokens * (a.heads + a.kv_heads) * a.d;
+  const int64_t q_width = local_heads(m, sh) * v_head_dim_of(m);
   const bool gathered = sp_gathers(sh);
   std::vector<Kernel> out;
   if (a.hidden_dropout) out.push_back(dropout_backward_kernel("attn_dropout.dgrad", a.seq_tokens * a.h, a.act_bytes));
@@ -185,13 +209,8 @@ std::vector<Kernel> attention_backward(const ModelSpec& m, const Shard& sh) {
     out.push_back(core_attention_backward(m, sh));
   else
     append(out, unfused_attention_backward(unfused_of(a, m, sh)));
-  if (rotary(m)) out.push_back(rope_kernel(rope_elements, a.act_bytes, sh.eager_yarn_rope, a.s * a.d, true));
-  if (m.qk_norm) out.push_back(norm_backward_kernel("qk_norm.dgrad", m.norm, rope_elements, a.act_bytes));
-  append(out, quantize_kernels("qkv_proj.output_grad", a.tokens * static_cast<double>(qkv), sh, true));
-  out.push_back(gemm_kernel("qkv_proj.dgrad", {t, h, qkv, 1}, a.gemm_p));
-  append(out, as_weight_grad(norm_output_transpose("attn_norm.output", a.tokens * a.h, sh, gathered)));
+  append(out, m.is_mla() ? mla_projections_backward(m, sh) : mha_projections_backward(m, sh, a));
   append(out, {
-      gemm_kernel("qkv_proj.wgrad", {h, qkv, t, 1}, a.gemm_p, true),
       norm_backward_kernel("attn_norm.dgrad", m.norm, a.seq_tokens * a.h, a.act_bytes),
       residual_backward_kernel("attn_residual.dgrad", a.seq_tokens * a.h, a.act_bytes),
   });

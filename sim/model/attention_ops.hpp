@@ -1,6 +1,7 @@
 // Self-attention block of one transformer layer, per device: input norm, QKV projection
 // (column-parallel), rotary embedding, fused core attention, output projection (row-parallel),
-// residual add. Collectives (TP all-reduce / SP gather-scatter, CP ring) are not kernels: the
+// residual add; with multi-head latent attention the down- and up-projections of
+// sim/model/mla_ops.hpp take the QKV projection's and the rotary embedding's place. Collectives (TP all-reduce / SP gather-scatter, CP ring) are not kernels: the
 // task-graph builder inserts them between these.
 #pragma once
 #include <vector>
@@ -22,7 +23,8 @@ inline constexpr double kCausalFraction = 0.5;
 inline constexpr double kFlashBackwardFactor = 2.5;
 
 // "Model FLOPs" of the core attention forward on this device, as MFU counts them (Narayanan et
-// al. SC'21, Sec. 5.1 / App.): non-causal, no recompute: QK^T + PV = 4·b·s·context·head_dim·heads/tp.
+// al. SC'21, Sec. 5.1 / App.): non-causal, no recompute: QK^T + PV = 2·b·s·context·(d + dv)·heads/tp, with d
+// the query/key and dv the value head width (both head_dim but for MLA) = 4·b·s·context·head_dim·heads/tp.
 // With GPT's head_dim·heads = h and no CP this is 4·b·s²·h/t.
 [[nodiscard]] Flops core_attention_model_flops(const ModelSpec& m, const Shard& sh);
 

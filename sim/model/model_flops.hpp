@@ -23,7 +23,10 @@ namespace trainsim {
 // causal half of the keys, 6·h·ffn·m for a dense FFN or 6·h·expert_ffn·m·(top_k + shared) for an MoE
 // one (m = 3 gated, 2 otherwise; no router term), and 6·h·V for the logits. Every layer counts full
 // causal attention (no sliding window). A GPT-style model (MHA, ffn 4h) gives
-// 72·B·s·l·h²·(1 + s/(12h) + V/(12·l·h)): Korthikanti's count with causal attention.
+// 72·B·s·l·h²·(1 + s/(12h) + V/(12·l·h)): Korthikanti's count with causal attention. With multi-head
+// latent attention its MLA branch: 6·(q_term + r_kv·(h + n·(d_qk + d_v) + 1) + h·d_rope + n·d_v·h +
+// s·n·(d_qk + d_rope)/2 + s·n·d_v/2), q_term = r_q·(h + n·(d_qk + d_rope) + 1) (r_q = q_lora_rank, the
+// 1s its latent norms), or h·n·(d_qk + d_rope) without query compression.
 [[nodiscard]] Flops megatron_lm_flops(const ModelSpec& m, int64_t global_batch, int64_t seq);
 
 // Forward matmul FLOPs of layer `layer_index` for `sequences` sequences of `seq` tokens:

@@ -1,6 +1,7 @@
 #include "sim/model/params.hpp"
 
 #include "sim/model/layer_ops.hpp"
+#include "sim/model/mla_ops.hpp"
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
@@ -19,6 +20,11 @@ ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int e
   ParamCount p;
   p.attention = h * (q + 2 * kv) + q * h;
   p.norms = 2 * norm_params_per_width(m) * h;
+  if (m.is_mla()) {
+    const MlaParams mla = mla_params(m, tp);
+    p.attention = mla.projections;
+    p.norms += mla.norms;
+  }
   if (is_moe_layer(m, layer_index)) {
     const int64_t expert_ffn = m.moe.expert_ffn_hidden;
     p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, tp);

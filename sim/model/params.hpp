@@ -11,12 +11,12 @@
 namespace trainsim {
 
 struct ParamCount {
-  int64_t attention = 0;    // QKV (h·(a + 2·kv)·d) + output projection (a·d·h)
+  int64_t attention = 0;    // QKV (h·(a + 2·kv)·d) + output projection (a·d·h); MLA's projections (mla_ops.hpp)
   int64_t mlp = 0;          // dense FFN: matrices·h·ffn (matrices = 3 gated, 2 otherwise)
   int64_t moe_experts = 0;  // all routed experts: experts·matrices·h·expert_ffn
   int64_t moe_shared = 0;   // shared experts: shared·matrices·h·expert_ffn
   int64_t router = 0;       // h·experts
-  int64_t norms = 0;        // 2 per layer (+ the final norm), h or 2h each
+  int64_t norms = 0;        // 2 per layer (+ the final norm), h or 2h each; MLA's latent norms too
   int64_t embedding = 0;    // V·h input table
   int64_t output = 0;       // V·h logits projection (0 in model totals when tied)
 

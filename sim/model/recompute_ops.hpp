@@ -9,7 +9,12 @@
 //   moe_act    MoE block: the experts' activation and, in 8-bit runs, the quantization of its output
 //              (fc2's input);
 //   mlp        dense MLP block: every kernel but the residual add (with its dropout), which sits
-//              outside Megatron-Core's MLP module.
+//              outside Megatron-Core's MLP module;
+//   mla_up_proj  MLA's attention: the latent norms (fused into the up-projections), the up-projections and
+//              the rotary kernels, i.e. Megatron-Core's qkv_up_proj_and_rope_apply under CheckpointWithoutOutput
+//              (megatron/core/transformer/multi_latent_attention.py, recompute_up_proj), whose query, key
+//              and value are freed once core attention has run. Under SP the gather inside the fused
+//              norm-and-Linear would run again too; that re-gather is not modelled.
 // Sources: NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py (recompute_modules and
 // its documentation) and transformer_layer.py (recompute_input_layernorm / recompute_pre_mlp_layernorm
 // apply only when the norm is not an IdentityOp, i.e. not fused into the next Linear).

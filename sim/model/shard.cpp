@@ -38,7 +38,11 @@ Shard shard_of(const RunSpec& run) {
 }
 
 int64_t kv_heads_of(const ModelSpec& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
-int64_t head_dim_of(const ModelSpec& m) { return m.head_dim > 0 ? m.head_dim : m.hidden / m.heads; }
+int64_t head_dim_of(const ModelSpec& m) {
+  if (m.is_mla()) return static_cast<int64_t>(m.mla.qk_head_dim) + m.mla.qk_pos_emb_head_dim;
+  return m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
+}
+int64_t v_head_dim_of(const ModelSpec& m) { return m.is_mla() ? m.mla.v_head_dim : head_dim_of(m); }
 int64_t ffn_hidden_of(const ModelSpec& m) { return m.ffn_hidden > 0 ? m.ffn_hidden : 4LL * m.hidden; }
 int64_t ffn_matrices(const ModelSpec& m) { return m.gated_ffn ? 3 : 2; }
 int64_t norm_params_per_width(const ModelSpec& m) { return m.norm == NormKind::kLayerNorm ? 2 : 1; }

@@ -49,7 +49,11 @@ struct Shard {
 
 // --- Model dimensions with the YAML defaults resolved (0 = "derive it"). ---
 [[nodiscard]] int64_t kv_heads_of(const ModelSpec& m);    // kv_heads, or heads when 0
-[[nodiscard]] int64_t head_dim_of(const ModelSpec& m);    // head_dim, or hidden / heads when 0
+// The width of one query/key head: head_dim, or hidden / heads when 0; with MLA (ModelSpec::mla) its
+// qk_head_dim + qk_pos_emb_head_dim.
+[[nodiscard]] int64_t head_dim_of(const ModelSpec& m);
+// The width of one value head (and of the attention output per head): head_dim_of, or MLA's v_head_dim.
+[[nodiscard]] int64_t v_head_dim_of(const ModelSpec& m);
 [[nodiscard]] int64_t ffn_hidden_of(const ModelSpec& m);  // ffn_hidden, or 4 * hidden when 0
 [[nodiscard]] int64_t ffn_matrices(const ModelSpec& m);   // 3 for gated (SwiGLU) FFNs, else 2
 [[nodiscard]] int64_t norm_params_per_width(const ModelSpec& m);  // 2 (LayerNorm: gain+bias), 1 (RMSNorm)

@@ -43,6 +43,11 @@ void check_same_shape(const ModelSpec& a, const ModelSpec& b) {
   CHECK(a.norm == b.norm);
   CHECK(a.position_embedding == b.position_embedding);
   CHECK(a.qk_norm == b.qk_norm);
+  CHECK(a.mla.q_lora_rank == b.mla.q_lora_rank);
+  CHECK(a.mla.kv_lora_rank == b.mla.kv_lora_rank);
+  CHECK(a.mla.qk_head_dim == b.mla.qk_head_dim);
+  CHECK(a.mla.qk_pos_emb_head_dim == b.mla.qk_pos_emb_head_dim);
+  CHECK(a.mla.v_head_dim == b.mla.v_head_dim);
   CHECK(a.moe.experts == b.moe.experts);
   if (!a.is_moe()) return;
   CHECK(a.moe.top_k == b.moe.top_k);
@@ -116,12 +121,18 @@ TEST_CASE("Qwen3 keeps its explicit head_dim and its QK-norm; Qwen3-30B-A3B equa
   CHECK_FALSE(import("Qwen2-7B", kQwen2_7b).qk_norm);
 }
 
-TEST_CASE("DeepSeek-V3 maps its MoE layout and notes MLA, multi-token prediction and group routing", "[config][hf]") {
+TEST_CASE("DeepSeek-V3 maps its latent attention and MoE layout and notes multi-token prediction and group routing",
+          "[config][hf]") {
   const ModelSpec m = import("DeepSeek-V3", kDeepSeekV3);
   CHECK(m.layers == 61);
   CHECK(m.heads == 128);
   CHECK(m.kv_heads == 128);
-  CHECK(m.head_dim == 128);  // v_head_dim (the preset's 64 matches MLA's FLOPs at seq 4096 instead)
+  CHECK(m.mla.q_lora_rank == 1536);
+  CHECK(m.mla.kv_lora_rank == 512);
+  CHECK(m.mla.qk_head_dim == 128);         // qk_nope_head_dim
+  CHECK(m.mla.qk_pos_emb_head_dim == 64);  // qk_rope_head_dim
+  CHECK(m.mla.v_head_dim == 128);
+  CHECK(m.head_dim == 192);  // a query/key head: 128 + 64
   CHECK(m.ffn_hidden == 18432);
   CHECK(m.moe.experts == 256);
   CHECK(m.moe.top_k == 8);
@@ -129,10 +140,19 @@ TEST_CASE("DeepSeek-V3 maps its MoE layout and notes MLA, multi-token prediction
   CHECK(m.moe.shared_experts == 1);
   CHECK(m.moe.first_dense_layers == 3);
   CHECK(m.moe.layer_frequency == 1);
-  CHECK(m.notes.size() == 3);
-  CHECK(has_note(m, "multi-head latent attention (q_lora_rank 1536, kv_lora_rank 512"));
+  CHECK(m.notes.size() == 2);
   CHECK(has_note(m, "num_nextn_predict_layers: 1"));
   CHECK(has_note(m, "n_group 8, topk_group 4"));
+  check_same_shape(m, load_model((kModels / "deepseek-v3.yaml").string()));
+}
+
+TEST_CASE("a latent-attention model without query compression imports with q_lora_rank 0", "[config][hf]") {
+  std::string lite = kDeepSeekV3;
+  const std::string key = "\"q_lora_rank\": 1536";
+  lite.replace(lite.find(key), key.size(), "\"q_lora_rank\": null");
+  const ModelSpec m = import("DeepSeek-V2-Lite-like", lite);
+  CHECK(m.mla.q_lora_rank == 0);
+  CHECK(m.mla.kv_lora_rank == 512);
 }
 
 TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset with its alternating windows; notes its sinks", "[config][hf]") {

@@ -147,3 +147,21 @@ TEST_CASE("full_attention_every needs a sliding window for the other layers", "[
                                             "full_attention_every: 2\n");
   CHECK(load_model(ok.string()).sliding_window == 16);
 }
+
+TEST_CASE("an mla block sets kv_heads to heads and head_dim to the query/key head width", "[config][mla]") {
+  const std::string base = "name: m\nlayers: 2\nhidden: 256\nheads: 8\nvocab: 100\n";
+  const std::string mla = "mla: {q_lora_rank: 64, kv_lora_rank: 32, qk_head_dim: 16, qk_pos_emb_head_dim: 8, v_head_dim: 16}\n";
+  const ModelSpec m = load_model(write_yaml("mla.yaml", base + mla).string());
+  CHECK(m.is_mla());
+  CHECK(m.kv_heads == 8);
+  CHECK(m.head_dim == 24);  // 16 + 8
+  CHECK(m.mla.v_head_dim == 16);
+  // A head_dim other than 16 + 8 contradicts the block.
+  const auto wrong = write_yaml("mla-head-dim.yaml", base + "head_dim: 32\n" + mla);
+  const ConfigError d = config_error([&] { (void)load_model(wrong.string()); });
+  CHECK(d.key_path() == "head_dim");
+  CHECK_THAT(d.what(), Catch::EndsWith("(got '32'); valid: 0 or 24"));
+  // QK-norm normalises standard attention's heads; MLA normalises its latents.
+  const auto qk = write_yaml("mla-qk-norm.yaml", base + "qk_norm: true\n" + mla);
+  CHECK(config_error([&] { (void)load_model(qk.string()); }).key_path() == "qk_norm");
+}

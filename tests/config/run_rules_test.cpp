@@ -189,7 +189,7 @@ TEST_CASE("strategy.keep_in_domain names parallel dimensions, each once", "[conf
 }
 
 TEST_CASE("strategy.recompute_modules names known modules once, with selective recompute only", "[config]") {
-  const std::string expected = "valid: a list naming each of core_attn, layernorm, moe_act, mlp at most once, e.g. "
+  const std::string expected = "valid: a list naming each of core_attn, layernorm, moe_act, mlp, mla_up_proj at most once, e.g. "
                                "[core_attn, moe_act]";
   const ConfigError unknown =
       run_error("modules-xx.yaml", "strategy: {tp: 4, dp: 2, recompute: selective, recompute_modules: [moe]}");
