@@ -3,6 +3,7 @@
 #include "sim/model/fp8_quantize.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mla_ops.hpp"
+#include "sim/model/mtp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/softmax_fusion.hpp"
 
@@ -133,9 +134,11 @@ Bytes korthikanti_layer_bytes(KorthikantiCase row, double s, double b, double h,
 
 Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {
   const Dims x = dims_of(m, sh, opt);
-  if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e;  // the layer input only
+  // An MTP layer's module also keeps its projection part's inputs and its own output head's tensors.
+  const Bytes mtp = is_mtp_layer(m, layer_index) ? mtp_input_activation_bytes(m, sh) + last_stage_activation_bytes(m, sh) : 0;
+  if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e + mtp;  // the layer input only
   const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x, opt) : mlp_bytes(m, sh, x, opt);
-  return attention_bytes(m, sh, x, opt) + ffn;
+  return attention_bytes(m, sh, x, opt) + ffn + mtp;
 }
 
 Bytes recompute_transient_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {

@@ -16,12 +16,15 @@ namespace trainsim {
 LayerParams layer_params_of(const RunSpec& run) {
   const auto& s = run.strategy;
   LayerParams p;
-  for (int l = 0; l < run.model.layers; ++l) {
+  p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
+  for (int l = 0; l < run.model.layers + run.model.mtp_layers; ++l) {
     const ParamCount c = layer_params_on_device(run.model, l, s.tp, s.ep);
-    p.layer.push_back(static_cast<double>(c.total()));
+    // The first MTP layer's gradients complete with the embedding copy its module reads on a last stage
+    // that is not the first (sim/graph/layer_tasks.cpp layer_params).
+    const bool copy = l == run.model.layers && s.pp > 1 && !run.model.tied_embeddings;
+    p.layer.push_back(static_cast<double>(c.total()) + (copy ? p.embedding : 0));
     p.expert.push_back(static_cast<double>(c.expert()));
   }
-  p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
   p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());
   return p;
 }
@@ -54,7 +57,8 @@ std::vector<PassItem> backward_items(const RunSpec& run, const BlockTimes& bt, c
       const BlockPassTimes& ffn = is_moe_layer(run.model, l) ? bt.moe : bt.mlp;
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const double redo = layer_recompute(run, bt, l, first_position[k] + (l - c.first_layer)).seconds;
-      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(attention) + bwd(ffn) + redo, k,
+      const double mtp = is_mtp_layer(run.model, l) ? bt.mtp_backward_input() + bt.mtp_weight_grad() : 0;
+      items.push_back({lp.layer[static_cast<size_t>(l)], bwd(attention) + bwd(ffn) + redo + mtp, k,
                        lp.expert[static_cast<size_t>(l)]});
     }
     if (c.has_embedding) items.push_back({lp.embedding, bwd(bt.embedding), k});
@@ -73,7 +77,8 @@ std::vector<PassItem> forward_items(const RunSpec& run, const BlockTimes& bt, co
     for (int l = c.first_layer; l < c.first_layer + c.layer_count; ++l)
       items.push_back({lp.layer[static_cast<size_t>(l)],
                        bt.attention_of(is_window_layer(run.model, l)).forward +
-                           (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward,
+                           (is_moe_layer(run.model, l) ? bt.moe : bt.mlp).forward +
+                           (is_mtp_layer(run.model, l) ? bt.mtp_forward() : 0),
                        k, lp.expert[static_cast<size_t>(l)]});
     if (c.has_output) items.push_back({lp.output, bt.output.forward, k});
   }

@@ -126,6 +126,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const bool sp = s.sequence_parallel;
   const TpCosts tp = tp_costs(run, cc, rank, pl, 1);
   const TpCosts attention_tp = tp_costs(run, cc, rank, pl, static_cast<double>(tp_input_width(run.model)) / run.model.hidden);
+  const TpCosts mtp_tp = tp_costs(run, cc, rank, pl, 2);  // eh_proj's input: embedding and hidden state
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
   output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;
@@ -147,12 +148,20 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(*costs, *b, false, sp, true, out);
         add_tp_block(*costs, *b, true, sp, true, out);
       }
+      const bool mtp = is_mtp_layer(run.model, l);
+      if (mtp) {  // its module (sim/graph/layer_tasks.cpp): the embedding's reduction, projection part, head
+        out.tp_exposed += tp.reduce;
+        for (int f = 0; f < forwards; ++f) add_tp_block(mtp_tp, bt.mtp_in, false, sp, true, out);
+        add_tp_block(mtp_tp, bt.mtp_in, true, sp, true, out);
+        add_tp_block(tp, bt.output, false, sp, false, out), add_tp_block(tp, bt.output, true, false, true, out);
+      }
       if (moe) {
         // Backward: the exchange of the dispatch's gradient waits for the experts' weight gradients
         // too (one autograd node computes both; sim/graph/block_tasks.cpp), so nothing hides it.
         // Combined 1F1B: merged steps hide the all-to-alls of a forward and a backward behind each
         // other's kernels; `merged` of the micro-batches' passes run so (sim/strategy/ep_overlap.hpp).
-        const double merged = merged_steps(run) / static_cast<double>(run.microbatches());
+        // An MTP layer's module runs whole (sim/graph/merged_passes.cpp).
+        const double merged = mtp ? 0 : merged_steps(run) / static_cast<double>(run.microbatches());
         const double paired = merged > 0 ? merged_ep_exposed(merged_segments(run, bt, l), a2a / 2) : 0;
         out.ep_exposed += (1 - merged) * (forwards + 1) * a2a + merged * paired;
         out.ep_hidden += merged * (2 * a2a - paired);

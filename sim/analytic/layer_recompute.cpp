@@ -11,8 +11,11 @@ LayerRecompute layer_recompute(const RunSpec& run, const BlockTimes& t, int laye
   const BlockPassTimes& attention = t.attention_of(window);
   LayerRecompute r;
   if (s.recompute == Recompute::kFull && (s.recompute_layers <= 0 || position < s.recompute_layers)) {
-    r.seconds = attention.forward + ffn.forward;
-    r.ffn_issue = attention.forward_issue.then(ffn.forward_issue);
+    // An MTP layer's recompute re-runs its module's projection part too (not its embedding or head).
+    const bool mtp = is_mtp_layer(run.model, layer);
+    r.seconds = attention.forward + ffn.forward + (mtp ? t.mtp_in.forward : 0);
+    r.ffn_issue = mtp ? t.mtp_in.forward_issue.then(attention.forward_issue).then(ffn.forward_issue)
+                      : attention.forward_issue.then(ffn.forward_issue);
     r.attention_again = r.ffn_again = true;
   } else if (s.recompute == Recompute::kSelective) {
     const RedoTimes& ffn_redo = moe ? t.moe_redo : t.mlp_redo;

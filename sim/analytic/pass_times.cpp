@@ -12,6 +12,7 @@
 #include "sim/model/grad_accumulation.hpp"
 #include "sim/model/mla_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
+#include "sim/model/mtp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/recompute_ops.hpp"
 #include "sim/model/shard.hpp"
@@ -203,6 +204,10 @@ BlockTimes block_times(const RunSpec& run) {
   add_collective_launches(t.moe, run, true);
   t.embedding = pass_times(embedding_forward(m, sh), embedding_backward(m, sh), run, exchange);
   t.output = pass_times(output_forward(m, sh), output_backward(m, sh), run, exchange);
+  if (m.mtp_layers > 0) {
+    t.mtp_in = pass_times(mtp_input_forward(m, sh), mtp_input_backward(m, sh), run, exchange);
+    add_collective_launches(t.mtp_in, run, false);
+  }
   for (const Kernel& k : attention)
     if (k.cls == KernelClass::kAttention) t.attention_kernel += kernel_time(k, run.platform.accelerator);
   return t;

@@ -59,6 +59,15 @@ struct BlockTimes {
     return window ? attention_window_redo : attention_redo;
   }
   double attention_kernel = 0;  // the fused attention kernel alone (what CP's local block splits), seconds
+  // A multi-token-prediction module's projection part (sim/model/mtp_ops.hpp); zero without MTP.
+  BlockPassTimes mtp_in;
+  // What an MTP layer's module adds around the layer in each pass (sim/graph/layer_tasks.cpp): the
+  // embedding of the shifted tokens, the projection part and the shared output head; 0 for other layers.
+  [[nodiscard]] double mtp_forward() const { return embedding.forward + mtp_in.forward + output.forward; }
+  [[nodiscard]] double mtp_backward_input() const {
+    return embedding.backward_input + mtp_in.backward_input + output.backward_input;
+  }
+  [[nodiscard]] double mtp_weight_grad() const { return embedding.weight_grad + mtp_in.weight_grad + output.weight_grad; }
 };
 
 [[nodiscard]] BlockTimes block_times(const RunSpec& run);

@@ -80,14 +80,19 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
       const BlockPassTimes& ffn = moe ? t.moe : t.mlp;
       const BlockPassTimes& attention = t.attention_of(is_window_layer(run.model, l));
       const LayerRecompute redo = layer_recompute(run, t, l, position);
+      const bool mtp = is_mtp_layer(run.model, l);  // its module: embedding and projection, then the head
+      if (mtp) add(out, t.embedding), add(out, t.mtp_in);
       add(out, attention);
       add(out, ffn);
+      if (mtp) add(out, t.output);
       out.recompute += redo.seconds;
       if (!hosted) continue;
+      if (mtp) pass.add(t.embedding), pass.add(t.mtp_in);
       pass.add(attention);
       pass.add_recompute(redo.attention_issue);
       pass.add(ffn);
       pass.add_recompute(redo.ffn_issue);
+      if (mtp) pass.add(t.output);
     }
     if (c.has_output) {
       add(out, t.output);

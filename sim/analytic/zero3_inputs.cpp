@@ -40,9 +40,11 @@ void add_zero3_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
                      cc.collective(rank, Dim::kEdp, CollectiveKind::kAllGather, g.expert * pl.param_element);
       layer.reduce = cc.collective(rank, Dim::kDpCp, CollectiveKind::kReduceScatter, g.dense * pl.grad_element) +
                      cc.collective(rank, Dim::kEdp, CollectiveKind::kReduceScatter, g.expert * pl.grad_element);
-      layer.forward = attention.forward + ffn.forward + waits;
-      layer.backward = bwd(attention) + bwd(ffn) + redo + waits;
-      if (split) layer.weight = attention.weight_grad + ffn.weight_grad;
+      const bool mtp = is_mtp_layer(run.model, l);  // its module's embedding, projection and head
+      layer.forward = attention.forward + ffn.forward + waits + (mtp ? bt.mtp_forward() : 0);
+      layer.backward = bwd(attention) + bwd(ffn) + redo + waits +
+                       (mtp ? bt.mtp_backward_input() + (split ? 0 : bt.mtp_weight_grad()) : 0);
+      if (split) layer.weight = attention.weight_grad + ffn.weight_grad + (mtp ? bt.mtp_weight_grad() : 0);
       z.layers.push_back(layer);
     }
     stage.push_back(z);

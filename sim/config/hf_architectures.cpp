@@ -157,9 +157,7 @@ void map_deepseek_v3(const HfConfig& c, HfModel& out) {
   const int first_moe = (first + freq - 1) / freq * freq;
   out.model["moe"] = moe_node(experts, top_k, c.integer("moe_intermediate_size", 1, kMaxWidth),
                               c.integer_or("n_shared_experts", 0, 0, kMaxExperts), first_moe, freq);
-  if (c.integer_or("num_nextn_predict_layers", 0, 0, kMaxLayers) > 0)
-    out.notes.push_back("num_nextn_predict_layers: " + c.text("num_nextn_predict_layers") +
-                        ": the multi-token-prediction module(s) are not modelled");
+  if (const int mtp = c.integer_or("num_nextn_predict_layers", 0, 0, kMaxLayers); mtp > 0) out.model["mtp_layers"] = mtp;
   if (c.has("n_group"))
     out.notes.push_back("group-limited routing (n_group " + c.text("n_group") + ", topk_group " + c.text("topk_group") +
                         "): not modelled; routing is taken as balanced");

@@ -41,6 +41,10 @@ std::vector<KeyEntry<M>> model_entries() {
       bool_key<M>("qk_norm", &M::qk_norm, opt,
                   "a norm over every query and key head before the rotary embedding (QK-norm: Qwen3, OLMo 2)"),
       custom_key<M>("moe", opt, "a map with the `moe.*` keys", "mixture of experts; absent or experts 0: dense"),
+      int_key<M>("mtp_layers", &M::mtp_layers, opt, 0, kMaxLayers,
+                 "multi-token prediction modules after the last layer (DeepSeek-V3: 1), each an embedding of the "
+                 "shifted tokens, a 2h x h projection, one more layer of the last layer's kind and the shared "
+                 "output head; 0 = none"),
       custom_key<M>("mla", opt, "a map with the `mla.*` keys",
                     "multi-head latent attention (DeepSeek-V2/V3); absent: standard attention"),
   };

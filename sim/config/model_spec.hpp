@@ -68,6 +68,11 @@ struct ModelSpec {
   bool qk_norm = false;
   MoeSpec moe;                     // moe.experts == 0 for dense models
   MlaSpec mla;                     // mla.kv_lora_rank == 0 for standard (multi-, grouped-query) attention
+  // Multi-token prediction depth (DeepSeek-V3: 1; Megatron-Core --mtp-num-layers): after the last layer, each
+  // MTP module embeds the tokens shifted once more, normalises that embedding and the previous hidden state,
+  // projects their concatenation (2h -> h), runs one more transformer layer (of the last layer's kind) and
+  // the shared output head with a loss of its own. 0 = none.
+  int mtp_layers = 0;
   // What the model's source said that this schema cannot express, and how it is taken instead
   // (a Hugging Face config.json's MLA, sliding windows, ...; sim/config/hf_architectures.cpp).
   // Empty for model YAML files: their comments say it.

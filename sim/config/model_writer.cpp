@@ -21,6 +21,7 @@ std::string model_yaml(const ModelSpec& m, const std::vector<std::string>& comme
       << "\nnorm: " << yaml_name(norm_names(), m.norm)
       << "\nposition_embedding: " << yaml_name(position_embedding_names(), m.position_embedding) << "\n";
   if (m.qk_norm) out << "qk_norm: true\n";
+  if (m.mtp_layers > 0) out << "mtp_layers: " << m.mtp_layers << "\n";
   if (m.is_mla()) {
     const MlaSpec& a = m.mla;
     out << "mla:\n  q_lora_rank: " << a.q_lora_rank << "\n  kv_lora_rank: " << a.kv_lora_rank

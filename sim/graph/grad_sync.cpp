@@ -88,7 +88,7 @@ void emit_grad_buckets(BuildContext& ctx) {
 }  // namespace
 
 void emit_param_prefetch(BuildContext& ctx) {
-  const size_t layers = static_cast<size_t>(ctx.run.model.layers);
+  const size_t layers = static_cast<size_t>(ctx.run.model.layers + ctx.run.model.mtp_layers);
   ctx.layer_param_gather.assign(layers, -1);
   ctx.layer_expert_gather.assign(layers, -1);
   const auto& s = ctx.run.strategy;

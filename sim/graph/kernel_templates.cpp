@@ -11,6 +11,7 @@
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mla_ops.hpp"
 #include "sim/model/mlp_ops.hpp"
+#include "sim/model/mtp_ops.hpp"
 #include "sim/model/moe_ops.hpp"
 #include "sim/model/optimizer_ops.hpp"
 #include "sim/model/params.hpp"
@@ -159,6 +160,10 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
     k.moe_redo.forward_marks = redo_marks;
   }
   k.embedding = make_block(embedding_forward(m, sh), embedding_backward(m, sh), run, graph);
+  if (m.mtp_layers > 0) {
+    k.mtp_in = make_block(mtp_input_forward(m, sh), mtp_input_backward(m, sh), run, graph);
+    k.mtp_in.tp_input_scale = 2;  // eh_proj reads the embedding and the hidden state side by side
+  }
   k.output = make_block(output_forward(m, sh), output_backward(m, sh), run, graph);
   const auto& s = run.strategy;
   const double shard = zero_shard_fraction(stage_params, s);
@@ -178,7 +183,12 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
     const int moe = first_layer_of_kind(m, true);
     k.moe_layer_expert_params = static_cast<double>(device_params(m, {moe}, false, false, s.tp, s.ep).expert());
   }
+  if (m.mtp_layers > 0) {
+    k.mtp_layer_params = params_of_layer(run, m.layers);
+    k.mtp_layer_expert_params = static_cast<double>(device_params(m, {m.layers}, false, false, s.tp, s.ep).expert());
+  }
   const ParamCount first = device_params(m, {}, true, false, s.tp, s.ep);
+  if (m.mtp_layers > 0 && s.pp > 1 && !m.tied_embeddings) k.mtp_embedding_params = static_cast<double>(first.embedding);
   const ParamCount last = device_params(m, {}, false, true, s.tp, s.ep);
   k.embedding_params = static_cast<double>(first.embedding);
   k.output_params = static_cast<double>(last.total());

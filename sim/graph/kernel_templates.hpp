@@ -48,6 +48,8 @@ struct BlockTemplate {
 
 struct KernelTemplates {
   BlockTemplate attention, mlp, moe, embedding, output;
+  // A multi-token-prediction module's projection part (sim/model/mtp_ops.hpp); empty without MTP.
+  BlockTemplate mtp_in;
   // The attention block of the model's sliding-window layers (empty without a window).
   BlockTemplate attention_window;
   // Forward only: what selective recompute re-runs before each block's backward, by the run's
@@ -58,6 +60,10 @@ struct KernelTemplates {
   Bytes dense_layer_params = 0;  // parameters of one dense layer on this device (count)
   Bytes moe_layer_params = 0;    // parameters of one MoE layer on this device (count)
   Bytes moe_layer_expert_params = 0;  // of which its routed experts' (count)
+  Bytes mtp_layer_params = 0;    // parameters of one MTP layer and its projection part on this device (count)
+  Bytes mtp_layer_expert_params = 0;  // of which its routed experts' (count)
+  // The embedding copy the MTP modules read on a last stage that is not the first (pp > 1, untied), count.
+  Bytes mtp_embedding_params = 0;
   Bytes embedding_params = 0;
   Bytes output_params = 0;
 };

@@ -1,6 +1,8 @@
 // The tasks of one transformer layer for one micro-batch: its attention block (windowed or full)
 // and FFN block (dense MLP or MoE), forward, or backward with what selective recompute re-runs
-// before each block's backward (sim/model/recompute_ops.hpp).
+// before each block's backward (sim/model/recompute_ops.hpp). A multi-token-prediction layer
+// (sim/model/layer_ops.hpp is_mtp_layer) runs inside its module: the embedding and projection part
+// before it, the shared output head after it (in the backward, the reverse).
 #pragma once
 #include "sim/graph/block_tasks.hpp"
 

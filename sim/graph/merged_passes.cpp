@@ -71,8 +71,9 @@ TaskId merge_moe_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers&
 TaskId merge_layers(BuildContext& ctx, Lane& f, Lane& b, const MergedLayers& l) {
   if (l.forward >= 0) take_param_gathers(ctx, l.forward, f.pending);
   const ModelSpec& m = ctx.run.model;
-  if (l.forward >= 0 && l.backward >= 0 && is_moe_layer(m, l.forward) && is_moe_layer(m, l.backward))
-    return merge_moe_layers(ctx, f, b, l);
+  // An MTP layer's module (its embedding, projection and head around the layer) runs whole.
+  const auto mergeable_layer = [&](int l) { return l >= 0 && is_moe_layer(m, l) && !is_mtp_layer(m, l); };
+  if (mergeable_layer(l.forward) && mergeable_layer(l.backward)) return merge_moe_layers(ctx, f, b, l);
   if (l.forward >= 0) in_lane(ctx, f, [&] { layer_forward(ctx, l.forward, l.forward_mb, TaskRole::kForward); });
   TaskId last = 0;
   if (l.backward >= 0)

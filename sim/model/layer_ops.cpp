@@ -7,7 +7,10 @@
 
 namespace trainsim {
 
+bool is_mtp_layer(const ModelSpec& m, int layer_index) { return layer_index >= m.layers; }
+
 bool is_moe_layer(const ModelSpec& m, int layer_index) {
+  if (is_mtp_layer(m, layer_index)) layer_index = m.layers - 1;
   if (!m.is_moe() || layer_index < m.moe.first_dense_layers) return false;
   const int freq = m.moe.layer_frequency > 0 ? m.moe.layer_frequency : 1;
   return (layer_index - m.moe.first_dense_layers) % freq == 0;
@@ -15,6 +18,7 @@ bool is_moe_layer(const ModelSpec& m, int layer_index) {
 
 bool is_window_layer(const ModelSpec& m, int layer_index) {
   if (m.sliding_window <= 0) return false;
+  if (is_mtp_layer(m, layer_index)) layer_index = m.layers - 1;
   return m.full_attention_every <= 0 || (layer_index + 1) % m.full_attention_every != 0;
 }
 

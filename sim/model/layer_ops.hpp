@@ -8,6 +8,11 @@
 
 namespace trainsim {
 
+// Whether `layer_index` is one of the model's multi-token-prediction layers (ModelSpec::mtp_layers),
+// numbered on from the last layer: layers, layers + 1, ... Such a layer is of the last layer's kind
+// (Megatron-Core's mtp_layer_is_moe = the last entry of the MoE layer pattern).
+[[nodiscard]] bool is_mtp_layer(const ModelSpec& m, int layer_index);
+
 // Whether layer `layer_index` (0-based) has an MoE FFN: the model is MoE, the layer is past the
 // first_dense_layers dense prefix, and it is every layer_frequency-th layer after that prefix
 // ((i - first_dense_layers) % layer_frequency == 0, as ModelSpec documents). Note DeepSeek's

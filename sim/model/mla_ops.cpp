@@ -19,7 +19,7 @@ struct MlaWidths {
   bool gathered;                           // SP all-gathers the up-projections' inputs
 };
 
-MlaWidths widths_of(const ModelSpec& m, const Shard& sh) {
+MlaWidths mla_widths_of(const ModelSpec& m, const Shard& sh) {
   const MlaSpec& a = m.mla;
   const double heads = static_cast<double>(local_heads(m, sh));
   const double q_head = static_cast<double>(a.qk_head_dim) + a.qk_pos_emb_head_dim;
@@ -41,10 +41,10 @@ MlaWidths widths_of(const ModelSpec& m, const Shard& sh) {
   return w;
 }
 
-int64_t whole(double x) { return static_cast<int64_t>(x); }
+int64_t mla_whole(double x) { return static_cast<int64_t>(x); }
 
 // A memory-bound kernel reading `read` and writing `written` elements, `rotated` of them rotated.
-Kernel copy_kernel(std::string name, double read, double written, double rotated, double e) {
+Kernel mla_copy_kernel(std::string name, double read, double written, double rotated, double e) {
   Kernel k = elementwise_kernel(std::move(name), written, 1, 1, 0, e);
   k.bytes = (read + written) * e;
   k.flops = rotated * kRopeFlopsPerElement;
@@ -53,35 +53,35 @@ Kernel copy_kernel(std::string name, double read, double written, double rotated
 
 // Forward: the query rotary kernel reads q and writes the query; the key/value one reads kv and the
 // shared rotary key head and writes key and value.
-std::vector<Kernel> rotary_forward(const MlaWidths& w) {
-  return {copy_kernel("mla_rope_q.fwd", w.t * w.q_out, w.t * w.q_out, w.t * w.heads * w.rope, w.e),
-          copy_kernel("mla_rope_kv.fwd", w.t * (w.kv_out + w.rope), w.t * (w.qkv_out - w.q_out), w.t * w.rope, w.e)};
+std::vector<Kernel> mla_rotary_forward(const MlaWidths& w) {
+  return {mla_copy_kernel("mla_rope_q.fwd", w.t * w.q_out, w.t * w.q_out, w.t * w.heads * w.rope, w.e),
+          mla_copy_kernel("mla_rope_kv.fwd", w.t * (w.kv_out + w.rope), w.t * (w.qkv_out - w.q_out), w.t * w.rope, w.e)};
 }
 
-void add_gemm(std::vector<Kernel>& out, const std::string& name, double m, double n, double k, Precision p,
+void mla_add_gemm(std::vector<Kernel>& out, const std::string& name, double m, double n, double k, Precision p,
               bool weight_grad = false) {
-  out.push_back(gemm_kernel(name, {whole(m), whole(n), whole(k), 1}, p, weight_grad));
+  out.push_back(gemm_kernel(name, {mla_whole(m), mla_whole(n), mla_whole(k), 1}, p, weight_grad));
 }
 
 // A down-projection (duplicated TELinear over the sequence shard) of output width `n`, forward.
-void down_forward(std::vector<Kernel>& out, const std::string& name, double n, const MlaWidths& w, const Shard& sh) {
+void mla_down_forward(std::vector<Kernel>& out, const std::string& name, double n, const MlaWidths& w, const Shard& sh) {
   append(out, quantize_kernels(name + ".input", w.seq * w.h, sh, true));
-  add_gemm(out, name + ".fwd", w.seq, n, w.h, w.p);
+  mla_add_gemm(out, name + ".fwd", w.seq, n, w.h, w.p);
 }
 
-void down_backward(std::vector<Kernel>& out, const std::string& name, double n, const MlaWidths& w, const Shard& sh) {
+void mla_down_backward(std::vector<Kernel>& out, const std::string& name, double n, const MlaWidths& w, const Shard& sh) {
   append(out, quantize_kernels(name + ".output_grad", w.seq * n, sh, true));
-  add_gemm(out, name + ".dgrad", w.seq, w.h, n, w.p);
-  add_gemm(out, name + ".wgrad", w.h, n, w.seq, w.p, true);
+  mla_add_gemm(out, name + ".dgrad", w.seq, w.h, n, w.p);
+  mla_add_gemm(out, name + ".wgrad", w.h, n, w.seq, w.p, true);
 }
 
 // An up-projection (column-parallel, input `in` wide from `input` = its norm's output), backward.
-void up_backward(std::vector<Kernel>& out, const std::string& name, const std::string& input, double in, double n,
+void mla_up_backward(std::vector<Kernel>& out, const std::string& name, const std::string& input, double in, double n,
                  const MlaWidths& w, const Shard& sh) {
   append(out, quantize_kernels(name + ".output_grad", w.t * n, sh, true));
-  add_gemm(out, name + ".dgrad", w.t, in, n, w.p);
+  mla_add_gemm(out, name + ".dgrad", w.t, in, n, w.p);
   append(out, as_weight_grad(norm_output_transpose(input, w.t * in, sh, w.gathered)));
-  add_gemm(out, name + ".wgrad", in, n, w.t, w.p, true);
+  mla_add_gemm(out, name + ".wgrad", in, n, w.t, w.p, true);
 }
 
 }  // namespace
@@ -112,42 +112,42 @@ MlaParams mla_params(const ModelSpec& m, int tp) {
 }
 
 std::vector<Kernel> mla_projections_forward(const ModelSpec& m, const Shard& sh) {
-  const MlaWidths w = widths_of(m, sh);
+  const MlaWidths w = mla_widths_of(m, sh);
   const bool q_lora = w.q_lora > 0;
   std::vector<Kernel> out;
-  if (q_lora) down_forward(out, "q_down_proj", w.q_lora, w, sh);
-  down_forward(out, "kv_down_proj", w.kv_lora + w.rope, w, sh);
+  if (q_lora) mla_down_forward(out, "q_down_proj", w.q_lora, w, sh);
+  mla_down_forward(out, "kv_down_proj", w.kv_lora + w.rope, w, sh);
   if (q_lora)
     append(out, norm_into_fp8_gemm(norm_forward_kernel("q_norm.fwd", m.norm, w.seq * w.q_lora, w.e), w.seq * w.q_lora,
                                    sh, w.gathered));
   append(out, norm_into_fp8_gemm(norm_forward_kernel("kv_norm.fwd", m.norm, w.seq * w.kv_lora, w.e),
                                  w.seq * w.kv_lora, sh, w.gathered));
   if (!q_lora) append(out, quantize_kernels("q_proj.input", w.seq * w.h, sh, !w.gathered));
-  add_gemm(out, q_lora ? "q_up_proj.fwd" : "q_proj.fwd", w.t, w.q_out, w.q_in, w.p);
-  add_gemm(out, "kv_up_proj.fwd", w.t, w.kv_out, w.kv_lora, w.p);
-  append(out, rotary_forward(w));
+  mla_add_gemm(out, q_lora ? "q_up_proj.fwd" : "q_proj.fwd", w.t, w.q_out, w.q_in, w.p);
+  mla_add_gemm(out, "kv_up_proj.fwd", w.t, w.kv_out, w.kv_lora, w.p);
+  append(out, mla_rotary_forward(w));
   return out;
 }
 
 std::vector<Kernel> mla_projections_backward(const ModelSpec& m, const Shard& sh) {
-  const MlaWidths w = widths_of(m, sh);
+  const MlaWidths w = mla_widths_of(m, sh);
   const bool q_lora = w.q_lora > 0;
   std::vector<Kernel> out{
-      copy_kernel("mla_rope_kv.dgrad", w.t * (w.qkv_out - w.q_out), w.t * (w.kv_out + w.rope), w.t * w.rope, w.e),
-      copy_kernel("mla_rope_q.dgrad", w.t * w.q_out, w.t * w.q_out, w.t * w.heads * w.rope, w.e)};
-  up_backward(out, "kv_up_proj", "kv_norm.output", w.kv_lora, w.kv_out, w, sh);
-  up_backward(out, q_lora ? "q_up_proj" : "q_proj", q_lora ? "q_norm.output" : "q_proj.input", w.q_in, w.q_out, w, sh);
+      mla_copy_kernel("mla_rope_kv.dgrad", w.t * (w.qkv_out - w.q_out), w.t * (w.kv_out + w.rope), w.t * w.rope, w.e),
+      mla_copy_kernel("mla_rope_q.dgrad", w.t * w.q_out, w.t * w.q_out, w.t * w.heads * w.rope, w.e)};
+  mla_up_backward(out, "kv_up_proj", "kv_norm.output", w.kv_lora, w.kv_out, w, sh);
+  mla_up_backward(out, q_lora ? "q_up_proj" : "q_proj", q_lora ? "q_norm.output" : "q_proj.input", w.q_in, w.q_out, w, sh);
   if (q_lora) out.push_back(norm_backward_kernel("q_norm.dgrad", m.norm, w.seq * w.q_lora, w.e));
   out.push_back(norm_backward_kernel("kv_norm.dgrad", m.norm, w.seq * w.kv_lora, w.e));
-  if (q_lora) down_backward(out, "q_down_proj", w.q_lora, w, sh);
-  down_backward(out, "kv_down_proj", w.kv_lora + w.rope, w, sh);
+  if (q_lora) mla_down_backward(out, "q_down_proj", w.q_lora, w, sh);
+  mla_down_backward(out, "kv_down_proj", w.kv_lora + w.rope, w, sh);
   // Autograd sums the input gradients of the hidden state's two consumers (the down-projections, or q_proj
   // and kv_down_proj).
   out.push_back(residual_backward_kernel("mla_input.dgrad_sum", w.seq * w.h, w.e));
   return out;
 }
 
-double mla_qkv_elements(const ModelSpec& m, const Shard& sh) { return widths_of(m, sh).qkv_out; }
+double mla_qkv_elements(const ModelSpec& m, const Shard& sh) { return mla_widths_of(m, sh).qkv_out; }
 
 double mla_latent_elements(const ModelSpec& m) {
   return static_cast<double>(m.mla.q_lora_rank) + m.mla.kv_lora_rank;

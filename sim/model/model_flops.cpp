@@ -47,8 +47,9 @@ Flops megatron_lm_flops(const ModelSpec& m, int64_t global_batch, int64_t seq) {
   const double h = m.hidden;
   const double mats = static_cast<double>(ffn_matrices(m));
   const double attention = 6 * megatron_lm_attention_term(m, s);
-  double per_token = 6 * h * m.vocab;
-  for (int i = 0; i < m.layers; ++i) {
+  // Multi-token prediction: its layers as the others, its norms and eh_proj, one more logits each.
+  double per_token = 6 * h * m.vocab * (1 + m.mtp_layers) + 6 * m.mtp_layers * (3 * h + 2 * h * h);
+  for (int i = 0; i < m.layers + m.mtp_layers; ++i) {
     per_token += attention;
     per_token += is_moe_layer(m, i) ? 6 * h * m.moe.expert_ffn_hidden * mats * (m.moe.top_k + m.moe.shared_experts)
                                     : 6 * h * static_cast<double>(ffn_hidden_of(m)) * mats;
@@ -77,9 +78,11 @@ Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t seq
 
 Flops forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq) {
   Flops sum = 0;
-  for (int i = 0; i < m.layers; ++i) sum += layer_forward_model_flops(m, i, sequences, seq);
+  for (int i = 0; i < m.layers + m.mtp_layers; ++i) sum += layer_forward_model_flops(m, i, sequences, seq);
   const double tokens = static_cast<double>(sequences) * static_cast<double>(seq);
-  return sum + 2 * tokens * m.hidden * m.vocab;
+  const double h = m.hidden;
+  // Each MTP module's eh_proj (2h -> h) and logits.
+  return sum + 2 * tokens * h * m.vocab * (1 + m.mtp_layers) + m.mtp_layers * 2 * tokens * 2 * h * h;
 }
 
 Flops model_flops(const ModelSpec& m, int64_t global_batch, int64_t seq) {

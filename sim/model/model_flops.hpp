@@ -26,17 +26,21 @@ namespace trainsim {
 // 72·B·s·l·h²·(1 + s/(12h) + V/(12·l·h)): Korthikanti's count with causal attention. With multi-head
 // latent attention its MLA branch: 6·(q_term + r_kv·(h + n·(d_qk + d_v) + 1) + h·d_rope + n·d_v·h +
 // s·n·(d_qk + d_rope)/2 + s·n·d_v/2), q_term = r_q·(h + n·(d_qk + d_rope) + 1) (r_q = q_lora_rank, the
-// 1s its latent norms), or h·n·(d_qk + d_rope) without query compression.
+// 1s its latent norms), or h·n·(d_qk + d_rope) without query compression. Multi-token prediction
+// (mtp_layers k): k more layers of the last layer's kind, 6·k·(3h + 2h²) for their norms and eh_proj,
+// and the logits term times 1 + k.
 [[nodiscard]] Flops megatron_lm_flops(const ModelSpec& m, int64_t global_batch, int64_t seq);
 
-// Forward matmul FLOPs of layer `layer_index` for `sequences` sequences of `seq` tokens:
-// QKV 2·B·s·h·(a + 2·kv)·d, attention 4·B·s²·a·d (non-causal), output projection 2·B·s·a·d·h,
+// Forward matmul FLOPs of layer `layer_index` (an MTP layer too: sim/model/layer_ops.hpp) for
+// `sequences` sequences of `seq` tokens: QKV 2·B·s·h·(a + 2·kv)·d, attention 4·B·s²·a·d (non-causal), output projection 2·B·s·a·d·h,
 // and the FFN: dense matrices·2·B·s·h·ffn, or MoE router 2·B·s·h·E plus (top_k + shared)
 // experts of matrices·2·B·s·h·expert_ffn each (capacity padding not counted).
 [[nodiscard]] Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t sequences,
                                               int64_t seq);
 
-// All layers + the logits GEMM 2·B·s·h·V (the embedding gather has no FLOPs).
+// All layers + the logits GEMM 2·B·s·h·V (the embedding gather has no FLOPs); with MTP modules their
+// layers, eh_proj 2·B·s·2h·h and logits each too. With MLA, the projections' 2 FLOPs per weight and
+// token and the attention over d + dv.
 [[nodiscard]] Flops forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq);
 
 // 3 × forward_model_flops: backward = 2 × forward (input and weight gradients), Narayanan

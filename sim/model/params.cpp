@@ -2,6 +2,7 @@
 
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mla_ops.hpp"
+#include "sim/model/mtp_ops.hpp"
 #include "sim/model/shard.hpp"
 
 namespace trainsim {
@@ -25,6 +26,11 @@ ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int e
     p.attention = mla.projections;
     p.norms += mla.norms;
   }
+  if (is_mtp_layer(m, layer_index)) {
+    const MtpParams mtp = mtp_params(m, tp);
+    p.mtp_proj = mtp.projection;
+    p.norms += mtp.norms;
+  }
   if (is_moe_layer(m, layer_index)) {
     const int64_t expert_ffn = m.moe.expert_ffn_hidden;
     p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, tp);
@@ -47,6 +53,7 @@ ParamCount& ParamCount::operator+=(const ParamCount& o) {
   norms += o.norms;
   embedding += o.embedding;
   output += o.output;
+  mtp_proj += o.mtp_proj;
   return *this;
 }
 
@@ -54,7 +61,7 @@ ParamCount layer_params(const ModelSpec& m, int layer_index) { return layer_para
 
 ParamCount count_params(const ModelSpec& m) {
   ParamCount total;
-  for (int i = 0; i < m.layers; ++i) total += layer_params(m, i);
+  for (int i = 0; i < m.layers + m.mtp_layers; ++i) total += layer_params(m, i);
   total.norms += norm_params_per_width(m) * m.hidden;  // final norm
   total.embedding = static_cast<int64_t>(m.vocab) * m.hidden;
   total.output = m.tied_embeddings ? 0 : static_cast<int64_t>(m.vocab) * m.hidden;
@@ -67,17 +74,20 @@ ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, i
 
 ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
                          bool last_stage, int tp, int ep) {
-  // A layer's parameters depend on its index only through whether it is an MoE layer: count each
-  // kind once (a stage of a 16,384-device search holds up to 126 layers, summed millions of times).
-  ParamCount p, kind[2];
-  bool counted[2] = {false, false};
+  // A layer's parameters depend on its index only through whether it is an MoE layer (or an MTP layer):
+  // count each kind once (a stage of a 16,384-device search holds up to 126 layers, summed millions of times).
+  ParamCount p, kind[3];
+  bool counted[3] = {false, false, false};
+  bool mtp = false;
   for (int i : layers) {
-    const int k = is_moe_layer(m, i) ? 1 : 0;
+    mtp = mtp || is_mtp_layer(m, i);
+    const int k = is_mtp_layer(m, i) ? 2 : is_moe_layer(m, i) ? 1 : 0;
     if (!counted[k]) kind[k] = layer_params_split(m, i, tp, ep), counted[k] = true;
     p += kind[k];
   }
   const int64_t table = ceil_div(m.vocab, tp) * m.hidden;
-  if (first_stage) p.embedding = table;
+  // The MTP modules' embedding on the last stage: its own copy (with tied embeddings, the output's copy).
+  if (first_stage || (last_stage && mtp && !m.tied_embeddings)) p.embedding = table;
   if (last_stage) {
     p.norms += norm_params_per_width(m) * m.hidden;  // final norm
     const bool shares_first_stage_table = m.tied_embeddings && first_stage;
@@ -87,7 +97,7 @@ ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, boo
 }
 
 int64_t tied_embedding_sync_params(const ModelSpec& m, int tp, int pp) {
-  if (!m.tied_embeddings || pp <= 1) return 0;
+  if ((!m.tied_embeddings && m.mtp_layers == 0) || pp <= 1) return 0;
   return ceil_div(m.vocab, tp) * m.hidden;
 }
 
@@ -95,7 +105,9 @@ int64_t active_params(const ModelSpec& m) {
   ParamCount all = count_params(m);
   if (!m.is_moe()) return all.total();
   const int64_t per_expert = ffn_matrices(m) * m.hidden * static_cast<int64_t>(m.moe.expert_ffn_hidden);
-  const int64_t active_experts = static_cast<int64_t>(moe_layer_count(m)) * m.moe.top_k * per_expert;
+  int64_t moe_layers = 0;
+  for (int i = 0; i < m.layers + m.mtp_layers; ++i) moe_layers += is_moe_layer(m, i) ? 1 : 0;
+  const int64_t active_experts = moe_layers * m.moe.top_k * per_expert;
   return all.total() - all.moe_experts + active_experts;
 }
 

@@ -19,9 +19,10 @@ struct ParamCount {
   int64_t norms = 0;        // 2 per layer (+ the final norm), h or 2h each; MLA's latent norms too
   int64_t embedding = 0;    // V·h input table
   int64_t output = 0;       // V·h logits projection (0 in model totals when tied)
+  int64_t mtp_proj = 0;     // multi-token prediction's eh_proj, 2h·h per module (mtp_ops.hpp)
 
   [[nodiscard]] int64_t total() const {
-    return attention + mlp + moe_experts + moe_shared + router + norms + embedding + output;
+    return attention + mlp + moe_experts + moe_shared + router + norms + embedding + output + mtp_proj;
   }
   // Parameters sharded over the expert-data-parallel group (the routed experts) and the rest
   // (sharded over the data-parallel group).
@@ -29,7 +30,7 @@ struct ParamCount {
   [[nodiscard]] int64_t non_expert() const { return total() - moe_experts; }
   // Weights of the Linear layers (QKV, projection, FFN, experts): the GEMMs an 8-bit run quantizes
   // (Transformer Engine modules); norms, router, embedding and output stay 16-bit.
-  [[nodiscard]] int64_t linear() const { return attention + mlp + moe_experts + moe_shared; }
+  [[nodiscard]] int64_t linear() const { return attention + mlp + moe_experts + moe_shared + mtp_proj; }
   ParamCount& operator+=(const ParamCount& o);
 };
 
@@ -37,7 +38,8 @@ struct ParamCount {
 [[nodiscard]] ParamCount layer_params(const ModelSpec& m, int layer_index);
 
 // The whole model: all layers + final norm + embedding + output (output = 0 when tied: the
-// table is counted once).
+// table is counted once), and the multi-token-prediction modules' layers and projections (their
+// embedding and output head are the model's own).
 [[nodiscard]] ParamCount count_params(const ModelSpec& m);
 
 // Parameters one device holds for `layers` (global layer indices of all its chunks), with
@@ -46,14 +48,17 @@ struct ParamCount {
 // (routed experts split ep ways, each expert's FFN width split tp ways: expert TP = tp).
 // The first stage holds the embedding, the last stage the output layer and final norm; with
 // tied embeddings and more than one stage the last stage holds its own copy of the table
-// (Megatron keeps both and all-reduces their gradients); on a single stage it is held once.
+// (Megatron keeps both and all-reduces their gradients); on a single stage it is held once. The
+// same for the embedding a model's MTP modules read on the last stage. Layer indices from L on are the
+// MTP layers (sim/model/layer_ops.hpp is_mtp_layer), each with its projection part.
 // One layer's parameters on a device with tensor degree tp and expert degree ep.
 [[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep);
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
                                        bool first_stage, bool last_stage, int tp, int ep);
 
-// Tied embeddings split over pipeline stages: the first stage's input table and the last stage's
-// copy of it for the output layer get their gradients summed once per iteration, by an all-reduce
+// Tied embeddings split over pipeline stages (or the embedding a model's MTP modules read on the last
+// stage: Megatron-Core keeps a copy there and sums the same way): the first stage's input table and the
+// last stage's copy of it get their gradients summed once per iteration, by an all-reduce
 // between the two (Megatron-LM finalize_model_grads' _allreduce_word_embedding_grads over the
 // embedding group; DeepSpeed's PipelineEngine _exec_reduce_tied_grads over the tied group). The
 // elements each of the two devices sends: its table shard, ceil(V / tp) x h; 0 when the table is not

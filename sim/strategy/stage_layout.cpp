@@ -91,6 +91,7 @@ PipelineSplit pipeline_split(const RunSpec& run) {
   PipelineSplit split{run.model.layers, s.pp, s.virtual_stages, s.first_stage_layers, s.last_stage_layers,
                       s.stage_layers, s.account_for_embedding ? 1 : 0, s.account_for_loss ? 1 : 0};
   if (!split.uneven()) split.stage_layers = framework_split(run);
+  split.mtp_layers = run.model.mtp_layers;  // Megatron-Core puts them on the last stage without a custom layout
   return split;
 }
 
@@ -160,6 +161,7 @@ std::vector<ChunkLayers> stage_chunks(const PipelineSplit& s, int stage) {
     chunk.layer_count = r.count;
     chunk.has_embedding = chunk.model_chunk == 0;
     chunk.has_output = chunk.model_chunk == chunks - 1;
+    if (chunk.has_output) chunk.layer_count += s.mtp_layers;
     out.push_back(chunk);
   }
   return out;

@@ -28,7 +28,7 @@ namespace trainsim {
 struct ChunkLayers {
   int model_chunk = 0;    // g = chunk * p + stage
   int first_layer = 0;    // global index of its first layer
-  int layer_count = 0;
+  int layer_count = 0;    // the last chunk's count includes the model's MTP layers (numbered on from L)
   bool has_embedding = false;
   bool has_output = false;
 };
@@ -42,6 +42,7 @@ struct PipelineSplit {
   std::vector<int> stage_layers{};  // layers of every stage (v = 1); empty = not given
   int embedding_slot = 0;      // 1: the embedding counts as a layer of the even split (Megatron-Core)
   int loss_slot = 0;           // 1: the loss counts as a layer of the even split
+  int mtp_layers = 0;          // multi-token-prediction layers after the last chunk's layers (outside the split)
   [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty(); }
 };
 

@@ -119,8 +119,16 @@ TEST_CASE("MLA's saved activations, counted by hand on the tiny layer", "[model]
   CHECK(layer_activation_bytes(tiny_mla(), shard(1, 16), 0, ActivationOptions{}) == Approx(33024));
 }
 
-TEST_CASE("the DeepSeek-V3 preset counts to the technical report's 671B parameters", "[model][mla]") {
-  const ModelSpec m = load_model((kRoot / "workloads/models/deepseek-v3.yaml").string());
+TEST_CASE("the DeepSeek-V3 preset counts to the technical report's 671B parameters, and its MTP module's on top",
+          "[model][mla]") {
+  ModelSpec m = load_model((kRoot / "workloads/models/deepseek-v3.yaml").string());
+  REQUIRE(m.mtp_layers == 1);
+  // The MTP module: one more MoE layer, 187,105,280 + 16,384 norms + 257 x 44,040,192 experts + 1,835,008
+  // router, and its projection 2 x 7,168 x 7,168 = 102,760,448 with three norms of 7,168:
+  // 11,610,067,968 (the report's 14B also counts the module's own copies of the embedding and output head,
+  // 2 x 926,679,040, which Megatron-Core shares with the model).
+  CHECK(count_params(m).total() == 671026404352LL + 11610067968LL);
+  m.mtp_layers = 0;
   const ParamCount p = count_params(m);
   // Per layer MLA 187,105,280 (the preset's header) and norms 2 x 7,168 + 1,536 + 512; 3 dense FFNs of
   // 3 x 7,168 x 18,432 = 396,361,728; 58 MoE layers of 257 experts x 44,040,192 + router 1,835,008;
