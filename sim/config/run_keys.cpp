@@ -77,6 +77,11 @@ std::vector<KeyEntry<S>> strategy_entries() {
                  "virtual_stages: Megatron-Core's `--decoder-first-pipeline-num-layers` (sim/strategy/stage_layout.hpp)"),
       int_key<S>("last_stage_layers", &S::last_stage_layers, opt, 0, INT_MAX,
                  "the same for the last stage (`--decoder-last-pipeline-num-layers`)"),
+      string_key<S>("pipeline_layout", &S::pipeline_layout, opt,
+                    "Megatron-Core's --pipeline-model-parallel-layout text: one entry per model chunk joined by '|', "
+                    "E embedding, t layer, m MTP layer, L loss, (...)*n and x*n repeats, e.g. \"Et*4|(t*4|)*14tmL\"",
+                    "the layers of every model chunk (pp x virtual_stages entries, in model-chunk order); not with "
+                    "first/last_stage_layers, stage_layers or account_for_*", true),
       custom_key<S>("stage_layers", opt,
                     "a list of layer counts, one per stage (pp entries), each >= 1, adding up to the model's layers; "
                     "virtual_stages 1 and no first/last_stage_layers",

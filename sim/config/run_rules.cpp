@@ -47,6 +47,10 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
   }
   const PipelineSplit split = pipeline_split(run);
   const std::string problem = split_problem(split);
+  if (!problem.empty() && split.layout())
+    src.fail_at("strategy.pipeline_layout", problem, s.pipeline_layout,
+                "one entry per model chunk (pp x virtual_stages), E first, every layer once as t, the MTP layers as m "
+                "and L last, all in the last chunk, e.g. \"Et*4|(t*4|)*14tmL\" for 61 layers + 1 MTP layer on 16 chunks");
   if (!problem.empty() && (s.account_for_embedding || s.account_for_loss)) {
     const char* key = s.account_for_embedding ? "strategy.account_for_embedding" : "strategy.account_for_loss";
     src.fail_at(key, problem, "true",

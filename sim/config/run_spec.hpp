@@ -133,6 +133,9 @@ struct StrategySpec {
   // chunk holds one transformer layer fewer (sim/strategy/stage_layout.hpp).
   bool account_for_embedding = false;
   bool account_for_loss = false;
+  // Megatron-Core --pipeline-model-parallel-layout: the layers of every model chunk as its layout text
+  // (sim/strategy/pipeline_layout.hpp); empty = none (the split above).
+  std::string pipeline_layout;
   int zero_stage = 0;                            // 0-3 (3 = FSDP)
   Recompute recompute = Recompute::kNone;
   RecomputeModules recompute_modules;            // what selective recompute re-runs

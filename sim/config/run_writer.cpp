@@ -57,6 +57,7 @@ void write_strategy(std::ostream& out, const StrategySpec& s) {
       << "\n  last_stage_layers: " << s.last_stage_layers << stage_layers_line(s.stage_layers)
       << "\n  account_for_embedding: " << yaml_bool(s.account_for_embedding)
       << "\n  account_for_loss: " << yaml_bool(s.account_for_loss)
+      << (s.pipeline_layout.empty() ? "" : "\n  pipeline_layout: " + yaml_quoted(s.pipeline_layout))
       << "\n  zero_stage: " << s.zero_stage
       << "\n  recompute: " << recompute_name(s.recompute) << recompute_modules_line(s) << "\n  recompute_layers: " << s.recompute_layers
       << "\n  offload: " << offload_name(s.offload)

@@ -5,6 +5,7 @@
 
 #include "sim/model/params.hpp"
 #include "sim/strategy/partition.hpp"
+#include "sim/strategy/pipeline_layout.hpp"
 
 namespace trainsim {
 namespace {
@@ -22,6 +23,12 @@ struct LayerRange {
 
 // Layers of `stage` of an uneven split.
 int uneven_stage_layers(const PipelineSplit& s, int stage) {
+  if (s.layout()) {
+    int n = 0;
+    for (size_t g = static_cast<size_t>(stage); g < s.chunk_layers.size(); g += static_cast<size_t>(s.stages))
+      n += s.chunk_layers[g];
+    return n;
+  }
   if (!s.stage_layers.empty()) return s.stage_layers[static_cast<size_t>(stage)];
   if (stage == 0 && s.first_stage_layers > 0) return s.first_stage_layers;
   if (stage == s.stages - 1 && s.last_stage_layers > 0) return s.last_stage_layers;
@@ -31,6 +38,11 @@ int uneven_stage_layers(const PipelineSplit& s, int stage) {
 // Model chunk g's layers. Even: L/(p v) each, the first L mod (p v) chunks one more. Uneven: chunk
 // (c, stage) of g = c p + stage holds stage_layers/v, and each round of p chunks holds L/v layers.
 LayerRange model_chunk_layers(const PipelineSplit& s, int g) {
+  if (s.layout()) {
+    int first = 0;
+    for (int k = 0; k < g; ++k) first += s.chunk_layers[static_cast<size_t>(k)];
+    return {first, s.chunk_layers[static_cast<size_t>(g)]};
+  }
   if (!s.uneven() && (s.embedding_slot > 0 || s.loss_slot > 0)) {
     const int chunks = s.stages * s.virtual_stages, base = (s.layers + s.embedding_slot + s.loss_slot) / chunks;
     const int e = s.embedding_slot, l = s.loss_slot;
@@ -90,13 +102,25 @@ PipelineSplit pipeline_split(const RunSpec& run) {
   const StrategySpec& s = run.strategy;
   PipelineSplit split{run.model.layers, s.pp, s.virtual_stages, s.first_stage_layers, s.last_stage_layers,
                       s.stage_layers, s.account_for_embedding ? 1 : 0, s.account_for_loss ? 1 : 0};
+  split.mtp_layers = run.model.mtp_layers;  // on the last stage: without a layout, as Megatron-Core; with one, checked
+  if (!s.pipeline_layout.empty()) {
+    const PipelineLayout layout = parse_pipeline_layout(s.pipeline_layout);
+    split.layout_error = layout_problem(layout, run.model.layers, run.model.mtp_layers, s.pp * s.virtual_stages);
+    if (split.layout_error.empty())
+      for (const LayoutChunk& c : layout.chunks) split.chunk_layers.push_back(c.decoders);
+  }
   if (!split.uneven()) split.stage_layers = framework_split(run);
-  split.mtp_layers = run.model.mtp_layers;  // Megatron-Core puts them on the last stage without a custom layout
   return split;
 }
 
 std::string split_problem(const PipelineSplit& s) {
   const int v = s.virtual_stages;
+  if (s.layout()) {
+    if (!s.layout_error.empty()) return "pipeline_layout " + s.layout_error;
+    if (s.first_stage_layers > 0 || s.last_stage_layers > 0 || !s.stage_layers.empty() || s.embedding_slot + s.loss_slot > 0)
+      return "pipeline_layout cannot be combined with first_stage_layers, last_stage_layers, stage_layers or account_for_*";
+    return "";
+  }
   if (!s.stage_layers.empty()) return explicit_split_problem(s);
   const long long chunks = static_cast<long long>(s.stages) * v;  // degrees come from user input: no int overflow
   const int slots = s.embedding_slot + s.loss_slot;

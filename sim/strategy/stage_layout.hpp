@@ -43,7 +43,14 @@ struct PipelineSplit {
   int embedding_slot = 0;      // 1: the embedding counts as a layer of the even split (Megatron-Core)
   int loss_slot = 0;           // 1: the loss counts as a layer of the even split
   int mtp_layers = 0;          // multi-token-prediction layers after the last chunk's layers (outside the split)
-  [[nodiscard]] bool uneven() const { return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty(); }
+  // Transformer layers of every model chunk, from strategy.pipeline_layout (sim/strategy/pipeline_layout.hpp);
+  // empty = not given; `layout_error` why the layout does not fit, empty when it does.
+  std::vector<int> chunk_layers{};
+  std::string layout_error{};
+  [[nodiscard]] bool layout() const { return !chunk_layers.empty() || !layout_error.empty(); }
+  [[nodiscard]] bool uneven() const {
+    return first_stage_layers > 0 || last_stage_layers > 0 || !stage_layers.empty() || layout();
+  }
 };
 
 // The run's split: strategy.stage_layers, else first/last stage layers, else the framework's

@@ -50,7 +50,7 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   CHECK(e.key_path() == "strategy.tpp");
   CHECK(std::string(e.what()) ==
         "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, sequence_parallel, "
-        "schedule, virtual_stages, first_stage_layers, last_stage_layers, stage_layers, account_for_embedding, "
+        "schedule, virtual_stages, first_stage_layers, last_stage_layers, pipeline_layout, stage_layers, account_for_embedding, "
         "account_for_loss, zero_stage, recompute, recompute_modules, recompute_layers, offload, optimizer_state, "
         "grad_bucket_size, grad_precision, "
         "grad_accumulation_fusion, grad_nan_check, grad_scale_kernel, defer_output_wgrad, mesh_order, "
