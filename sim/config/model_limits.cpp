@@ -39,10 +39,11 @@ void check_model_size(const MapReader& r, const ModelSpec& m) {
                                     : 0.0;
   const double per_layer = attention + std::max(dense_ffn, experts) + 4 * h;
   const double embedding = 2.0 * m.vocab * h;
-  const double total = m.layers * per_layer + embedding;
+  const double layers = static_cast<double>(m.layers) + m.mtp_layers;  // MTP layers are of the same kinds
+  const double total = layers * per_layer + embedding;
   if (total <= kMaxModelParams) return;
   // Name the key whose term dominates: that is the value to lower.
-  const double terms[] = {m.layers * attention, m.layers * dense_ffn, m.layers * experts, embedding};
+  const double terms[] = {layers * attention, layers * dense_ffn, layers * experts, embedding};
   const char* keys[] = {"hidden", "ffn_hidden", "experts", "vocab"};
   const int largest = static_cast<int>(std::max_element(std::begin(terms), std::end(terms)) - std::begin(terms));
   const std::string key = keys[largest];

@@ -58,3 +58,18 @@ TEST_CASE("the largest MoE model the limits admit has a positive exact parameter
   CHECK(p.moe_experts == 2LL * 3 * 1024 * 256 * 1048576);
   CHECK(p.total() > 0);
 }
+
+TEST_CASE("the size limit counts the MTP layers and MLA's projections", "[config][limits][mtp]") {
+  // hidden 2^17 = 131,072, ffn 4h: 12 h^2 ~ 2.06e11 per layer. One layer fits; with 16,383 MTP layers of
+  // the same kind 16,384 x 2.06e11 ~ 3.4e15 does not, and the FFN's width is the largest term.
+  const std::string base = "name: m\nlayers: 1\nhidden: 131072\nheads: 16\nvocab: 1000\n";
+  CHECK(load_model(write_yaml("one-layer.yaml", base).string()).layers == 1);
+  const ConfigError e = config_error([&] { (void)load_model(write_yaml("mtp.yaml", base + "mtp_layers: 16383\n").string()); });
+  CHECK(e.key_path() == "ffn_hidden");
+  CHECK_THAT(e.what(), Catch::Contains("more than the limit of 1e+15"));
+  // MLA: 2^17 x 2^28 query latent alone (3.5e13) per layer x 64 layers > 1e15; the attention term is named
+  // by `hidden`, its width.
+  const std::string mla = "name: m\nlayers: 64\nhidden: 131072\nheads: 16\nvocab: 1000\n"
+                          "mla: {q_lora_rank: 268435456, kv_lora_rank: 16, qk_head_dim: 16, v_head_dim: 16}\n";
+  CHECK(config_error([&] { (void)load_model(write_yaml("mla-big.yaml", mla).string()); }).key_path() == "hidden");
+}
