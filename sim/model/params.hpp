@@ -57,7 +57,8 @@ struct ParamCount {
                                        bool first_stage, bool last_stage, int tp, int ep);
 
 // Tied embeddings split over pipeline stages (or the embedding a model's MTP modules read on the last
-// stage: Megatron-Core keeps a copy there and sums the same way): the first stage's input table and the
+// stage: Megatron-Core keeps a copy there and sums the same way, _get_shared_word_embedding_weight in
+// megatron/core/distributed/finalize_model_grads.py returning the table when mtp_num_layers is set): the first stage's input table and the
 // last stage's copy of it get their gradients summed once per iteration, by an all-reduce
 // between the two (Megatron-LM finalize_model_grads' _allreduce_word_embedding_grads over the
 // embedding group; DeepSpeed's PipelineEngine _exec_reduce_tied_grads over the tied group). The

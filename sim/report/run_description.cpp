@@ -86,8 +86,13 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   const double params = static_cast<double>(count_params(m).total());
   out << "run        " << run.name << "  (" << run.source_file << ")\n";
   out << "model      " << m.name << ": " << fmt("%.2f", params / 1e9) << " B parameters, " << m.layers
-      << " layers, hidden " << m.hidden << ", heads " << m.heads << " (kv " << m.kv_heads << ")";
+      << " layers, hidden " << m.hidden << ", heads " << m.heads;
+  if (m.is_mla())
+    out << " (latent attention: q " << m.mla.q_lora_rank << ", kv " << m.mla.kv_lora_rank << ")";
+  else
+    out << " (kv " << m.kv_heads << ")";
   if (m.is_moe()) out << ", " << m.moe.experts << " experts top-" << m.moe.top_k;
+  if (m.mtp_layers > 0) out << ", " << m.mtp_layers << " MTP layer" << (m.mtp_layers > 1 ? "s" : "");
   out << "\n";
   for (const std::string& note : m.notes) out << "imported   not expressible, taken as noted: " << note << "\n";
   out << "platform   " << run.platform.name << ": " << run.devices << " x " << acc.name << ", "
