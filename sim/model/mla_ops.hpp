@@ -18,7 +18,7 @@
 // Without query compression (q_lora_rank 0, DeepSeek-V2-Lite) q_proj is a column-parallel
 // h x heads/t·(qk_head_dim + qk_pos_emb_head_dim) Linear on the hidden state.
 // So sequence parallelism all-gathers (and, in the backward, reduce-scatters) q_lora_rank +
-// kv_lora_rank + qk_pos_emb_head_dim elements per token around the attention, not h (mla_tp_input_width).
+// kv_lora_rank + qk_pos_emb_head_dim elements per token around the attention, not h (tp_input_width).
 // The two down-projections' weight gradients are partial sums over the sequence shards; Megatron-Core
 // all-reduces them over the TP group once per iteration (finalize_model_grads). That reduction is not
 // modelled.
