@@ -26,9 +26,6 @@ ActivationOptions activation_options(const RunSpec& run) {
   return o;
 }
 
-// A layer's kind for what it holds: dense 0, MoE 1, an MTP layer (with its module's extras) 2.
-int layer_kind(const ModelSpec& m, int layer) { return is_mtp_layer(m, layer) ? 2 : is_moe_layer(m, layer) ? 1 : 0; }
-
 // Mean activation bytes of one layer of this stage: layers past recompute_layers keep everything.
 Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vector<int>& layers) {
   const ActivationOptions recomputed = activation_options(run);
@@ -36,7 +33,7 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
   kept.recompute = run.strategy.recompute == Recompute::kFull ? Recompute::kNone : run.strategy.recompute;
   const int limit = run.strategy.recompute_layers;
   // A layer's bytes depend on its index only through its kind (and whether it is recomputed).
-  Bytes total = 0, kind[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+  Bytes total = 0, kind[kLayerKinds][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
   for (size_t i = 0; i < layers.size(); ++i) {
     const bool recompute = limit <= 0 || static_cast<int>(i) < limit;
     Bytes& b = kind[layer_kind(run.model, layers[i])][recompute ? 1 : 0];
@@ -50,7 +47,7 @@ Bytes per_layer_activations(const RunSpec& run, const Shard& sh, const std::vect
 // count <= 0): a layer's parameters and activations depend on its index only through its kind.
 std::vector<int> layer_kinds(const ModelSpec& m, const std::vector<int>& layers, int count = 0) {
   std::vector<int> out;
-  bool seen[3] = {false, false, false};
+  bool seen[kLayerKinds] = {false, false, false};
   const size_t end = count > 0 ? std::min(layers.size(), static_cast<size_t>(count)) : layers.size();
   for (size_t i = 0; i < end; ++i) {
     bool& kind = seen[layer_kind(m, layers[i])];

@@ -19,10 +19,10 @@ LayerParams layer_params_of(const RunSpec& run) {
   p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep).embedding);
   for (int l = 0; l < run.model.layers + run.model.mtp_layers; ++l) {
     const ParamCount c = layer_params_on_device(run.model, l, s.tp, s.ep);
-    // The first MTP layer's gradients complete with the embedding copy its module reads on a last stage
-    // that is not the first (sim/graph/layer_tasks.cpp layer_params).
-    const bool copy = l == run.model.layers && s.pp > 1 && !run.model.tied_embeddings;
-    p.layer.push_back(static_cast<double>(c.total()) + (copy ? p.embedding : 0));
+    // The first MTP layer's gradients complete with the embedding copy its module reads
+    // (sim/graph/layer_tasks.cpp layer_params).
+    const double copy = l == run.model.layers ? static_cast<double>(mtp_embedding_copy_params(run.model, s.tp, s.pp)) : 0;
+    p.layer.push_back(static_cast<double>(c.total()) + copy);
     p.expert.push_back(static_cast<double>(c.expert()));
   }
   p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep).total());

@@ -94,24 +94,34 @@ MergedSegments merged_segments(const RunSpec& run, const BlockTimes& bt, int l) 
   return s;
 }
 
-// One block's TP collectives' times; `input_scale`: its TP region's input width over h (TpCosts::in_*).
-TpCosts tp_costs(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, double input_scale) {
+// A TP collective of `bytes` (`gather`: the SP all-gather, else the reduction), at 1/slowdown of the
+// bandwidth when `pipelined` with a GEMM under overlap.tp_comm.
+double tp_collective(const RunSpec& run, const CommCosts& cc, int rank, bool gather, Bytes bytes, bool pipelined) {
   const auto& s = run.strategy;
-  const bool sp = s.sequence_parallel;
-  const auto reduce_kind = sp ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
   const double slowdown = run.platform.accelerator.overlap_comm_slowdown;
-  const bool slowed = s.overlap.tp_comm && slowdown > 1;
-  const auto gather = [&](double scale, double slow) {
-    return sp ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, pl.tp_gather * scale * slow) : 0;
-  };
+  if (pipelined && s.overlap.tp_comm && slowdown > 1) bytes *= slowdown;
+  if (gather) return s.sequence_parallel ? cc.collective(rank, Dim::kTp, CollectiveKind::kAllGather, bytes) : 0;
+  const auto kind = s.sequence_parallel ? CollectiveKind::kReduceScatter : CollectiveKind::kAllReduce;
+  return cc.collective(rank, Dim::kTp, kind, bytes);
+}
+
+// The TP costs `tp` with the TP region's input side `input_scale` times h wide (TpCosts::in_*).
+TpCosts with_input_scale(TpCosts tp, const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl,
+                         double input_scale) {
+  tp.in_reduce = tp_collective(run, cc, rank, false, pl.tp * input_scale, false);
+  tp.in_gather = tp_collective(run, cc, rank, true, pl.tp_gather * input_scale, false);
+  tp.in_pipelined_gather = tp_collective(run, cc, rank, true, pl.tp_gather * input_scale, true);
+  return tp;
+}
+
+// One block's TP collectives' times, its input as wide as its output (h).
+TpCosts tp_costs(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl) {
+  const auto& s = run.strategy;
   TpCosts tp;
-  tp.reduce = cc.collective(rank, Dim::kTp, reduce_kind, pl.tp);
-  tp.gather = gather(1, 1);
-  tp.pipelined_reduce = slowed ? cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * slowdown) : tp.reduce;
-  tp.pipelined_gather = slowed ? gather(1, slowdown) : tp.gather;
-  tp.in_reduce = input_scale == 1 ? tp.reduce : cc.collective(rank, Dim::kTp, reduce_kind, pl.tp * input_scale);
-  tp.in_gather = input_scale == 1 ? tp.gather : gather(input_scale, 1);
-  tp.in_pipelined_gather = slowed ? gather(input_scale, slowdown) : tp.in_gather;
+  tp.reduce = tp.in_reduce = tp_collective(run, cc, rank, false, pl.tp, false);
+  tp.gather = tp.in_gather = tp_collective(run, cc, rank, true, pl.tp_gather, false);
+  tp.pipelined_reduce = tp_collective(run, cc, rank, false, pl.tp, true);
+  tp.pipelined_gather = tp.in_pipelined_gather = tp_collective(run, cc, rank, true, pl.tp_gather, true);
   tp.overlap = s.overlap.tp_comm;
   const bool wgrad_pass_apart = s.schedule == "zb-h1";  // weight gradients in W passes of their own
   tp.wgrad_beside = !wgrad_pass_apart && s.overlap.tp_grad_reduce ? 1 : 0;
@@ -124,9 +134,11 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
                     const std::vector<ChunkLayers>& chunks, StageInputs& out) {
   const auto& s = run.strategy;
   const bool sp = s.sequence_parallel;
-  const TpCosts tp = tp_costs(run, cc, rank, pl, 1);
-  const TpCosts attention_tp = tp_costs(run, cc, rank, pl, static_cast<double>(tp_input_width(run.model)) / run.model.hidden);
-  const TpCosts mtp_tp = tp_costs(run, cc, rank, pl, 2);  // eh_proj's input: embedding and hidden state
+  const TpCosts tp = tp_costs(run, cc, rank, pl);
+  const double attention_scale = static_cast<double>(tp_input_width(run.model)) / run.model.hidden;
+  const TpCosts attention_tp = run.model.is_mla() ? with_input_scale(tp, run, cc, rank, pl, attention_scale) : tp;
+  // eh_proj's input: the embedding and the hidden state side by side.
+  const TpCosts mtp_tp = run.model.mtp_layers > 0 ? with_input_scale(tp, run, cc, rank, pl, 2) : tp;
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
   output_tp.wgrad_beside *= 1 - run.deferred_output_wgrads() / static_cast<double>(run.microbatches());
   const double a2a = s.ep > 1 ? 2 * cc.collective(rank, Dim::kEp, CollectiveKind::kAllToAll, pl.ep) : 0;

@@ -188,7 +188,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
     k.mtp_layer_expert_params = static_cast<double>(device_params(m, {m.layers}, false, false, s.tp, s.ep).expert());
   }
   const ParamCount first = device_params(m, {}, true, false, s.tp, s.ep);
-  if (m.mtp_layers > 0 && s.pp > 1 && !m.tied_embeddings) k.mtp_embedding_params = static_cast<double>(first.embedding);
+  k.mtp_embedding_params = static_cast<double>(mtp_embedding_copy_params(m, s.tp, s.pp));
   const ParamCount last = device_params(m, {}, false, true, s.tp, s.ep);
   k.embedding_params = static_cast<double>(first.embedding);
   k.output_params = static_cast<double>(last.total());

@@ -22,6 +22,10 @@ bool is_window_layer(const ModelSpec& m, int layer_index) {
   return m.full_attention_every <= 0 || (layer_index + 1) % m.full_attention_every != 0;
 }
 
+int layer_kind(const ModelSpec& m, int layer_index) {
+  return is_mtp_layer(m, layer_index) ? 2 : is_moe_layer(m, layer_index) ? 1 : 0;
+}
+
 int moe_layer_count(const ModelSpec& m) {
   int count = 0;
   for (int i = 0; i < m.layers; ++i) count += is_moe_layer(m, i) ? 1 : 0;

@@ -25,6 +25,11 @@ namespace trainsim {
 // layer_types start with a sliding layer). False without a sliding_window.
 [[nodiscard]] bool is_window_layer(const ModelSpec& m, int layer_index);
 
+// A layer's kind for what it holds and runs: dense 0, MoE 1, an MTP layer (with its module) 2. A layer's
+// parameters and activations depend on its index only through it.
+inline constexpr int kLayerKinds = 3;
+[[nodiscard]] int layer_kind(const ModelSpec& m, int layer_index);
+
 // Number of MoE layers among the model's layers.
 [[nodiscard]] int moe_layer_count(const ModelSpec& m);
 

@@ -76,12 +76,12 @@ ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, boo
                          bool last_stage, int tp, int ep) {
   // A layer's parameters depend on its index only through whether it is an MoE layer (or an MTP layer):
   // count each kind once (a stage of a 16,384-device search holds up to 126 layers, summed millions of times).
-  ParamCount p, kind[3];
-  bool counted[3] = {false, false, false};
+  ParamCount p, kind[kLayerKinds];
+  bool counted[kLayerKinds] = {false, false, false};
   bool mtp = false;
   for (int i : layers) {
     mtp = mtp || is_mtp_layer(m, i);
-    const int k = is_mtp_layer(m, i) ? 2 : is_moe_layer(m, i) ? 1 : 0;
+    const int k = layer_kind(m, i);
     if (!counted[k]) kind[k] = layer_params_split(m, i, tp, ep), counted[k] = true;
     p += kind[k];
   }
@@ -94,6 +94,11 @@ ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, boo
     p.output = shares_first_stage_table ? 0 : table;
   }
   return p;
+}
+
+int64_t mtp_embedding_copy_params(const ModelSpec& m, int tp, int pp) {
+  if (m.mtp_layers == 0 || pp <= 1 || m.tied_embeddings) return 0;
+  return ceil_div(m.vocab, tp) * m.hidden;
 }
 
 int64_t tied_embedding_sync_params(const ModelSpec& m, int tp, int pp) {

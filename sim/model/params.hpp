@@ -51,6 +51,10 @@ struct ParamCount {
 // (Megatron keeps both and all-reduces their gradients); on a single stage it is held once. The
 // same for the embedding a model's MTP modules read on the last stage. Layer indices from L on are the
 // MTP layers (sim/model/layer_ops.hpp is_mtp_layer), each with its projection part.
+// The embedding copy the MTP modules read on the last stage, where it is a copy of its own (count): the
+// table shard, ceil(V / tp) x h, with MTP, pp > 1 and untied embeddings (tied, the output's copy serves);
+// else 0. Its gradients complete with the first MTP layer's.
+[[nodiscard]] int64_t mtp_embedding_copy_params(const ModelSpec& m, int tp, int pp);
 // One layer's parameters on a device with tensor degree tp and expert degree ep.
 [[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep);
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
