@@ -58,16 +58,21 @@ Bytes mha_projection_bytes(const Dims& x) {
 
 // MLA up to core attention (sim/model/mla_ops.hpp): the norm input; the down-projections' input (one
 // 16-bit tensor, or each TELinear's own FP8 copy); each latent norm's input and, as its fused up-projection
-// saves it, its output (sequence-sharded, FP8 in 8-bit runs); without query compression q_proj's input;
+// saves it, its output (sequence-sharded, FP8 in 8-bit runs); without query compression q_proj's FP8 copy;
 // query, key and value. Selective recompute of mla_up_proj keeps only the checkpoint's inputs (the latents
 // and the rotary key head) of everything after the down-projections.
+// Selective recompute of layernorm discards the input norm's output, the down-projections' input, keeping
+// the norm's input (Megatron-Core's recompute_input_layernorm; in FP8 runs set_for_recompute_input_layernorm
+// has the down-projections save that original input, not their FP8 copies, so those go too).
 Bytes mla_projection_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
   const double latents = mla_latent_elements(m), downs = m.mla.q_lora_rank > 0 ? 2 : 1;
-  Bytes bytes = x.seq_tokens * x.h * (x.e + (x.fp8 ? downs * x.q : x.e));
+  const bool norm_redone = selective(opt) && opt.modules.layernorm;
+  Bytes bytes = x.seq_tokens * x.h * (x.e + (norm_redone ? 0 : x.fp8 ? downs * x.q : x.e));
   if (selective(opt) && opt.modules.mla_up_proj)
     return bytes + x.seq_tokens * (latents + m.mla.qk_pos_emb_head_dim) * x.e;
   bytes += x.seq_tokens * latents * (x.e + x.q);
-  if (m.mla.q_lora_rank == 0) bytes += x.seq_tokens * x.h * x.q;
+  // Without query compression q_proj reads the norm's output too: the same 16-bit tensor, or its own FP8 copy.
+  if (m.mla.q_lora_rank == 0 && x.fp8 && !norm_redone) bytes += x.seq_tokens * x.h * x.q;
   return bytes + x.tokens * mla_qkv_elements(m, sh) * x.e;
 }
 
@@ -135,8 +140,13 @@ Bytes korthikanti_layer_bytes(KorthikantiCase row, double s, double b, double h,
 Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_index, const ActivationOptions& opt) {
   const Dims x = dims_of(m, sh, opt);
   // An MTP layer's module also keeps its projection part's inputs and its own output head's tensors.
-  const Bytes mtp = is_mtp_layer(m, layer_index) ? mtp_input_activation_bytes(m, sh) + last_stage_activation_bytes(m, sh) : 0;
-  if (opt.recompute == Recompute::kFull) return x.seq_tokens * x.h * x.e + mtp;  // the layer input only
+  const bool mtp_layer = is_mtp_layer(m, layer_index);
+  const Bytes head = mtp_layer ? last_stage_activation_bytes(m, sh) : 0;
+  // Full recompute keeps the layer input only; an MTP module's checkpoint holds its projection's and
+  // layer's together, so it keeps that part's two inputs (the hidden state and the shifted tokens'
+  // embedding) and not the concatenation or the layer input made inside it.
+  if (opt.recompute == Recompute::kFull) return (mtp_layer ? 2 : 1) * x.seq_tokens * x.h * x.e + head;
+  const Bytes mtp = mtp_layer ? mtp_input_activation_bytes(m, sh) + head : 0;
   const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x, opt) : mlp_bytes(m, sh, x, opt);
   return attention_bytes(m, sh, x, opt) + ffn + mtp;
 }

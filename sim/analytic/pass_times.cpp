@@ -150,7 +150,7 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
   const HostCosts host = host_costs_on(run.framework.host, run.platform);
   RedoTimes r;
   for (const Kernel& k : fwd) {
-    if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules)) continue;
+    if (!selectively_recomputed(k.name, block, run.strategy.recompute_modules, run.model)) continue;
     const Seconds time = kernel_time(k, run.platform.accelerator);
     r.seconds += time;
     r.issue.add(issue_span(host, launches_of(k), time));

@@ -79,7 +79,7 @@ std::vector<KeyEntry<L>> mla_entries() {
       int_key<L>("kv_lora_rank", &L::kv_lora_rank, req, 1, kMaxWidth, "key/value latent width (DeepSeek-V3: 512)"),
       int_key<L>("qk_head_dim", &L::qk_head_dim, req, 1, kMaxWidth,
                  "per head, the query/key width without the rotary part (DeepSeek-V3: 128)"),
-      int_key<L>("qk_pos_emb_head_dim", &L::qk_pos_emb_head_dim, opt, 0, kMaxWidth,
+      int_key<L>("qk_pos_emb_head_dim", &L::qk_pos_emb_head_dim, req, 1, kMaxWidth,
                  "per head, the rotary part of queries and keys, one shared key head (DeepSeek-V3: 64)"),
       int_key<L>("v_head_dim", &L::v_head_dim, req, 1, kMaxWidth, "per head, the value width (DeepSeek-V3: 128)"),
   };

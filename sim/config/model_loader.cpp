@@ -40,6 +40,10 @@ void check_mla(MapReader& r, ModelSpec* m) {
   if (m->qk_norm)
     r.fail("qk_norm", "applies to standard attention's query and key heads; MLA normalises its latents itself",
            "true", "false (or leave it out) with mla");
+  const PositionEmbedding pe = m->position_embedding;
+  if (pe != PositionEmbedding::kRope && pe != PositionEmbedding::kYarn)
+    r.fail("position_embedding", "must be rotary with mla (its keys carry the rotary part, mla.qk_pos_emb_head_dim)",
+           r.text_of("position_embedding"), "rope or yarn");
   m->kv_heads = m->heads;
   m->head_dim = qk;
 }

@@ -103,6 +103,16 @@ void check_experts(const RunSpec& run, const YamlSource& src) {
   }
 }
 
+// strategy.recompute_modules: mla_up_proj names MLA's up-projections, which a model without latent
+// attention lacks; Megatron-Core's TransformerConfig refuses it there too ("mla_up_proj" needs
+// multi_latent_attention).
+void check_recompute_modules(const RunSpec& run, const YamlSource& src) {
+  if (!run.strategy.recompute_modules.mla_up_proj || run.model.is_mla()) return;
+  src.fail_at("strategy.recompute_modules",
+              "names mla_up_proj, but model '" + run.model.name + "' has no latent attention (no mla key)",
+              "mla_up_proj", "the list without mla_up_proj, or a model with mla");
+}
+
 // global_batch splits evenly over dp replicas, and each replica's share into micro-batches.
 void check_batch(const RunSpec& run, const YamlSource& src) {
   const int dp = run.strategy.dp;
@@ -176,6 +186,7 @@ void check_run_rules(const RunSpec& run, const YamlSource& source) {
   fail_on(platform_fit_violation(run), source);
   check_model_split(run, source);
   check_experts(run, source);
+  check_recompute_modules(run, source);
   check_device_product(run, source);
   fail_on(whole_domains_violation(run), source);
   check_batch(run, source);

@@ -104,7 +104,7 @@ BlockTemplate redo_block(const BlockTemplate& block, LayerBlock kind, const RunS
   BlockTemplate redo;
   if (run.strategy.recompute != Recompute::kSelective) return redo;
   for (size_t i = 0; i < block.forward.size(); ++i) {
-    if (!selectively_recomputed(graph.label_text(block.forward[i].label), kind, run.strategy.recompute_modules)) continue;
+    if (!selectively_recomputed(graph.label_text(block.forward[i].label), kind, run.strategy.recompute_modules, run.model)) continue;
     Task t = block.forward[i];
     t.role = TaskRole::kRecompute;
     redo.forward.push_back(t);

@@ -4,7 +4,8 @@
 // work re-run is exactly the work the forward did:
 //   core_attn  attention: unfused attention's attn_scores, attn_softmax, attn_dropout, attn_context
 //              (fused attention has none: its backward kernel recomputes the scores itself);
-//   layernorm  MoE block: moe_norm (Megatron-Core fuses the other norms into the Linear that follows
+//   layernorm  MoE block: moe_norm; MLA's attention: its input norm attn_norm, a TENorm of its own before
+//              the two down-projections (Megatron-Core fuses the other norms into the Linear that follows
 //              them, TELayerNormColumnParallelLinear, and recomputes only unfused ones);
 //   moe_act    MoE block: the experts' activation and, in 8-bit runs, the quantization of its output
 //              (fc2's input);
@@ -27,6 +28,8 @@ namespace trainsim {
 
 enum class LayerBlock { kAttention, kMlp, kMoe };
 
-[[nodiscard]] bool selectively_recomputed(const std::string& kernel, LayerBlock block, const RecomputeModules& m);
+// `model` says which norms are unfused (MLA's input norm).
+[[nodiscard]] bool selectively_recomputed(const std::string& kernel, LayerBlock block, const RecomputeModules& m,
+                                          const ModelSpec& model);
 
 }  // namespace trainsim

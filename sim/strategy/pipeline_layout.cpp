@@ -8,14 +8,17 @@ namespace {
 
 constexpr size_t kMaxExpanded = 1 << 20;  // characters after expansion (a million-layer model is none)
 
-// Reads a repeat count after '*' at `i`; -1 when there is none.
-long long repeat_count(const std::string& s, size_t& i) {
+// Reads a repeat count after '*' at `i`: -1 when there is no '*'; a '*' without digits sets `error`.
+long long repeat_count(const std::string& s, size_t& i, std::string& error) {
   if (i >= s.size() || s[i] != '*') return -1;
   size_t j = ++i;
   long long n = 0;
   while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])) && n < static_cast<long long>(kMaxExpanded))
     n = n * 10 + (s[j++] - '0');
-  if (j == i) return -1;
+  if (j == i) {
+    error = "a '*' without its count (write x*n or (group)*n with n a whole number)";
+    return -1;
+  }
   i = j;
   return n;
 }
@@ -30,18 +33,24 @@ std::string expand_groups(const std::string& text, std::string& error) {
     if (close == std::string::npos) { error = "an opening '(' without its ')'"; break; }
     const std::string group = text.substr(i + 1, close - i - 1);
     i = close + 1;
-    const long long n = repeat_count(text, i);
-    if (n < 0) { error = "a group '(" + group + ")' without its '*count'"; break; }
+    if (group.empty()) { error = "an empty group '()'"; break; }
+    const long long n = repeat_count(text, i, error);
+    if (n < 0 && error.empty()) error = "a group '(" + group + ")' without its '*count'";
+    if (n < 0) break;
     for (long long r = 0; r < n && out.size() <= kMaxExpanded; ++r) out += group;
   }
   return out;
 }
 
-std::string expand_characters(const std::string& text) {
+std::string expand_characters(const std::string& text, std::string& error) {
   std::string out;
-  for (size_t i = 0; i < text.size() && out.size() <= kMaxExpanded;) {
+  for (size_t i = 0; i < text.size() && out.size() <= kMaxExpanded && error.empty();) {
     const char c = text[i++];
-    const long long n = repeat_count(text, i);
+    if (c == '*') {
+      error = "a '*' after nothing to repeat";
+      break;
+    }
+    const long long n = repeat_count(text, i, error);
     out.append(static_cast<size_t>(n < 0 ? 1 : std::min<long long>(n, kMaxExpanded)), c);
   }
   return out;
@@ -51,7 +60,9 @@ std::string expand(const std::string& text, std::string& error) {
   std::string plain;
   for (char c : text)
     if (c != ',' && c != ' ') plain += c;
-  const std::string out = expand_characters(expand_groups(plain, error));
+  const std::string groups = expand_groups(plain, error);
+  if (!error.empty()) return "";
+  const std::string out = expand_characters(groups, error);
   if (error.empty() && out.size() > kMaxExpanded) error = "expands to more than " + std::to_string(kMaxExpanded) + " characters";
   return out;
 }

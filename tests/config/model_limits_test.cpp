@@ -70,6 +70,6 @@ TEST_CASE("the size limit counts the MTP layers and MLA's projections", "[config
   // MLA: 2^17 x 2^28 query latent alone (3.5e13) per layer x 64 layers > 1e15; the attention term is named
   // by `hidden`, its width.
   const std::string mla = "name: m\nlayers: 64\nhidden: 131072\nheads: 16\nvocab: 1000\n"
-                          "mla: {q_lora_rank: 268435456, kv_lora_rank: 16, qk_head_dim: 16, v_head_dim: 16}\n";
+                          "mla: {q_lora_rank: 268435456, kv_lora_rank: 16, qk_head_dim: 16, qk_pos_emb_head_dim: 8, v_head_dim: 16}\n";
   CHECK(config_error([&] { (void)load_model(write_yaml("mla-big.yaml", mla).string()); }).key_path() == "hidden");
 }

@@ -12,6 +12,7 @@
 #include "sim/model/model_flops.hpp"
 #include "sim/model/mtp_ops.hpp"
 #include "sim/model/params.hpp"
+#include "sim/report/metrics.hpp"
 #include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
@@ -100,4 +101,21 @@ TEST_CASE("MTP's parameters, FLOPs and saved activations, worked by hand", "[mod
   const ActivationOptions opt;
   CHECK(layer_activation_bytes(m, shard(1, 64), 4, opt) ==
         Approx(layer_activation_bytes(m, shard(1, 64), 3, opt) + 131072 + last_stage_activation_bytes(m, shard(1, 64))));
+  // Under full recompute a layer keeps its 64 x 256 x 2 = 32,768-byte input; the module's checkpoint keeps
+  // its two inputs (65,536) and its output head's tensors, not the concatenation or the layer's input.
+  ActivationOptions full;
+  full.recompute = Recompute::kFull;
+  CHECK(layer_activation_bytes(m, shard(1, 64), 3, full) == Approx(32768));
+  CHECK(layer_activation_bytes(m, shard(1, 64), 4, full) == Approx(65536 + last_stage_activation_bytes(m, shard(1, 64))));
+}
+
+TEST_CASE("full recompute counts the MTP layer and its projection again in the Narayanan FLOPs", "[report][mtp]") {
+  RunSpec full = mtp_run(1);
+  full.strategy.recompute = Recompute::kFull;
+  RunSpec none = full;
+  none.strategy.recompute = Recompute::kNone;
+  // Per token, each of the 4 + 1 layers forward: projections 2 x 4h^2 = 524,288, FFN 2 x 2 x h x 4h =
+  // 1,048,576, scores and values 2 x s x heads x (d + d) = 2 x 64 x 4 x 128 = 65,536: 1,638,400; five of
+  // them 8,192,000 and eh_proj 2 x 2h x h = 262,144: 8,454,144 per token, x 2 sequences of 64 tokens.
+  CHECK(narayanan_flops(full) - narayanan_flops(none) == Approx(1082130432.0).epsilon(1e-12));
 }

@@ -120,9 +120,9 @@ TEST_CASE("moe_act recompute re-runs the clamps with the activation; the bias is
   RecomputeModules modules;
   modules.core_attn = false;
   modules.moe_act = true;
-  CHECK(selectively_recomputed("moe_expert_clamp.fwd", LayerBlock::kMoe, modules));
-  CHECK(selectively_recomputed("moe_expert_act.fwd", LayerBlock::kMoe, modules));
-  CHECK_FALSE(selectively_recomputed("moe_expert_bias.fwd", LayerBlock::kMoe, modules));
+  CHECK(selectively_recomputed("moe_expert_clamp.fwd", LayerBlock::kMoe, modules, ModelSpec{}));
+  CHECK(selectively_recomputed("moe_expert_act.fwd", LayerBlock::kMoe, modules, ModelSpec{}));
+  CHECK_FALSE(selectively_recomputed("moe_expert_bias.fwd", LayerBlock::kMoe, modules, ModelSpec{}));
 }
 
 TEST_CASE("the eager kernels' framework calls each count as a full launch of the pass", "[analytic][moe]") {

@@ -146,7 +146,7 @@ TEST_CASE("selective recompute of mla_up_proj re-runs the latent norms, up-proje
   modules.mla_up_proj = true;
   std::vector<std::string> redone;
   for (const Kernel& k : attention_forward(tiny_mla(), shard(1, 16)))
-    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules)) redone.push_back(k.name);
+    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules, tiny_mla())) redone.push_back(k.name);
   CHECK(redone == std::vector<std::string>{"q_norm.fwd", "kv_norm.fwd", "q_up_proj.fwd", "kv_up_proj.fwd",
                                            "mla_rope_q.fwd", "mla_rope_kv.fwd"});
   // Kept of the attention: norm input 2,048; down-projections' input 2,048; latents and rotary key head
@@ -155,4 +155,31 @@ TEST_CASE("selective recompute of mla_up_proj re-runs the latent norms, up-proje
   opt.recompute = Recompute::kSelective;
   opt.modules = modules;
   CHECK(layer_activation_bytes(tiny_mla(), shard(1, 16), 0, opt) == Approx(27520));
+}
+
+TEST_CASE("selective recompute of layernorm re-runs MLA's unfused input norm and drops its output", "[model][mla][memory]") {
+  RecomputeModules modules;
+  modules.core_attn = false;
+  modules.layernorm = true;
+  std::vector<std::string> redone;
+  for (const Kernel& k : attention_forward(tiny_mla(), shard(1, 16)))
+    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules, tiny_mla())) redone.push_back(k.name);
+  CHECK(redone == std::vector<std::string>{"attn_norm.fwd"});
+  // Standard attention fuses its input norm into the QKV GEMM's module: nothing to recompute there.
+  for (const Kernel& k : attention_forward(gpt_style(1, 64, 4, 100), shard(1, 16)))
+    CHECK_FALSE(selectively_recomputed(k.name, LayerBlock::kAttention, modules, gpt_style(1, 64, 4, 100)));
+  // The 33,024 bytes of the layer (test above) less the down-projections' one 2,048-byte input.
+  ActivationOptions opt;
+  opt.recompute = Recompute::kSelective;
+  opt.modules = modules;
+  CHECK(layer_activation_bytes(tiny_mla(), shard(1, 16), 0, opt) == Approx(33024 - 2048));
+}
+
+TEST_CASE("MLA without query compression saves q_proj's input once, the tensor the down-projection reads",
+          "[model][mla][memory]") {
+  ModelSpec m = tiny_mla();
+  m.mla.q_lora_rank = 0;
+  // As the tiny layer's 33,024 bytes without the query latent's norm input and output 16 x 32 x 2 x 2 =
+  // 2,048, with the 16-bit norm output (2,048) saved once for kv_down_proj and q_proj together.
+  CHECK(layer_activation_bytes(m, shard(1, 16), 0, ActivationOptions{}) == Approx(33024 - 2048));
 }

@@ -57,6 +57,13 @@ TEST_CASE("a layout that does not fit the model or the strategy names what is wr
   CHECK_THAT(parse_pipeline_layout("Ex|tL").error, Catch::StartsWith("'x' is not a layer character"));
   CHECK(parse_pipeline_layout("E(t|t|L").error == "an opening '(' without its ')'");
   CHECK(parse_pipeline_layout("E(t|)|tL").error == "a group '(t|)' without its '*count'");
+  // A '*' needs a count and something before it; a group needs a layer: none is silently dropped.
+  const std::string no_count = "a '*' without its count (write x*n or (group)*n with n a whole number)";
+  CHECK(parse_pipeline_layout("Et*|tL").error == no_count);
+  CHECK(parse_pipeline_layout("Et**2|tL").error == no_count);
+  CHECK(parse_pipeline_layout("E(t|)*|tL").error == no_count);
+  CHECK(parse_pipeline_layout("*2Et|tL").error == "a '*' after nothing to repeat");
+  CHECK(parse_pipeline_layout("Et|()*3tL").error == "an empty group '()'");
 }
 
 TEST_CASE("a layout gives each stage its chunks in model-chunk order, the MTP layers after the last chunk's",
