@@ -146,7 +146,7 @@ void map_deepseek_v3(const HfConfig& c, HfModel& out) {
   mla["q_lora_rank"] = c.integer_or("q_lora_rank", 0, 1, kMaxWidth);
   mla["kv_lora_rank"] = c.integer("kv_lora_rank", 1, kMaxWidth);
   mla["qk_head_dim"] = c.integer("qk_nope_head_dim", 1, kMaxWidth);
-  mla["qk_pos_emb_head_dim"] = c.integer_or("qk_rope_head_dim", 0, 0, kMaxWidth);
+  mla["qk_pos_emb_head_dim"] = c.integer("qk_rope_head_dim", 1, kMaxWidth);
   mla["v_head_dim"] = c.integer("v_head_dim", 1, kMaxWidth);
   out.model["mla"] = mla;
   const int experts = c.integer("n_routed_experts", 1, kMaxExperts);

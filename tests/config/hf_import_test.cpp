@@ -154,6 +154,12 @@ TEST_CASE("a latent-attention model without query compression imports with q_lor
   const ModelSpec m = import("DeepSeek-V2-Lite-like", lite);
   CHECK(m.mla.q_lora_rank == 0);
   CHECK(m.mla.kv_lora_rank == 512);
+  // Without its rotary width the latent attention is incomplete: refused at that key, not imported as 0.
+  std::string no_rope = kDeepSeekV3;
+  const std::string rope = "\"qk_rope_head_dim\": 64,";
+  no_rope.replace(no_rope.find(rope), rope.size(), "");
+  const ConfigError e = config_error([&] { (void)load_hf_model(write_config("norope", no_rope)); });
+  CHECK(e.key_path() == "qk_rope_head_dim");
 }
 
 TEST_CASE("GPT-OSS 120B imports as the gpt-oss-120b preset with its alternating windows; notes its sinks", "[config][hf]") {
