@@ -67,7 +67,8 @@ Bytes mha_projection_bytes(const Dims& x) {
 Bytes mla_projection_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const ActivationOptions& opt) {
   const double latents = mla_latent_elements(m), downs = m.mla.q_lora_rank > 0 ? 2 : 1;
   const bool norm_redone = selective(opt) && opt.modules.layernorm;
-  Bytes bytes = x.seq_tokens * x.h * (x.e + (norm_redone ? 0 : x.fp8 ? downs * x.q : x.e));
+  const double down_input = norm_redone ? 0 : x.fp8 ? downs * x.q : x.e;  // bytes per element kept for them
+  Bytes bytes = x.seq_tokens * x.h * (x.e + down_input);
   if (selective(opt) && opt.modules.mla_up_proj)
     return bytes + x.seq_tokens * (latents + m.mla.qk_pos_emb_head_dim) * x.e;
   bytes += x.seq_tokens * latents * (x.e + x.q);
@@ -142,10 +143,9 @@ Bytes layer_activation_bytes(const ModelSpec& m, const Shard& sh, int layer_inde
   // An MTP layer's module also keeps its projection part's inputs and its own output head's tensors.
   const bool mtp_layer = is_mtp_layer(m, layer_index);
   const Bytes head = mtp_layer ? last_stage_activation_bytes(m, sh) : 0;
-  // Full recompute keeps the layer input only; an MTP module's checkpoint holds its projection's and
-  // layer's together, so it keeps that part's two inputs (the hidden state and the shifted tokens'
-  // embedding) and not the concatenation or the layer input made inside it.
-  if (opt.recompute == Recompute::kFull) return (mtp_layer ? 2 : 1) * x.seq_tokens * x.h * x.e + head;
+  // Full recompute keeps the layer input only; an MTP module's checkpoint holds its projection and layer
+  // together, so it keeps the module's two inputs, not the concatenation or the layer input made inside it.
+  if (opt.recompute == Recompute::kFull) return (mtp_layer ? mtp_checkpoint_bytes(m, sh) : x.seq_tokens * x.h * x.e) + head;
   const Bytes mtp = mtp_layer ? mtp_input_activation_bytes(m, sh) + head : 0;
   const Bytes ffn = is_moe_layer(m, layer_index) ? moe_bytes(m, sh, x, opt) : mlp_bytes(m, sh, x, opt);
   return attention_bytes(m, sh, x, opt) + ffn + mtp;

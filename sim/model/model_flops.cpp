@@ -76,13 +76,18 @@ Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t seq
   return projections + core + ffn;
 }
 
-Flops forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq) {
+Flops layers_forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq) {
   Flops sum = 0;
   for (int i = 0; i < m.layers + m.mtp_layers; ++i) sum += layer_forward_model_flops(m, i, sequences, seq);
   const double tokens = static_cast<double>(sequences) * static_cast<double>(seq);
   const double h = m.hidden;
-  // Each MTP module's eh_proj (2h -> h) and logits.
-  return sum + 2 * tokens * h * m.vocab * (1 + m.mtp_layers) + m.mtp_layers * 2 * tokens * 2 * h * h;
+  return sum + m.mtp_layers * 2 * tokens * 2 * h * h;  // each MTP module's eh_proj (2h -> h)
+}
+
+Flops forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq) {
+  const double tokens = static_cast<double>(sequences) * static_cast<double>(seq);
+  // The logits of the model and of each MTP module.
+  return layers_forward_model_flops(m, sequences, seq) + 2 * tokens * m.hidden * m.vocab * (1 + m.mtp_layers);
 }
 
 Flops model_flops(const ModelSpec& m, int64_t global_batch, int64_t seq) {

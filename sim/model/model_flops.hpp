@@ -38,6 +38,10 @@ namespace trainsim {
 [[nodiscard]] Flops layer_forward_model_flops(const ModelSpec& m, int layer_index, int64_t sequences,
                                               int64_t seq);
 
+// Every layer's forward, with MTP modules their layers and eh_proj 2·B·s·2h·h: what full recompute re-runs
+// (no logits).
+[[nodiscard]] Flops layers_forward_model_flops(const ModelSpec& m, int64_t sequences, int64_t seq);
+
 // All layers + the logits GEMM 2·B·s·h·V (the embedding gather has no FLOPs); with MTP modules their
 // layers, eh_proj 2·B·s·2h·h and logits each too. With MLA, the projections' 2 FLOPs per weight and
 // token and the attention over d + dv.

@@ -49,10 +49,15 @@ std::vector<Kernel> mtp_input_backward(const ModelSpec& m, const Shard& sh) {
   return out;
 }
 
+double mtp_checkpoint_bytes(const ModelSpec& m, const Shard& sh) {
+  const MtpDims d = mtp_dims_of(m, sh);
+  return 2 * d.seq * d.h * d.e;
+}
+
 double mtp_input_activation_bytes(const ModelSpec& m, const Shard& sh) {
   const MtpDims d = mtp_dims_of(m, sh);
   const double q = quantizes(sh) ? quantized_layout_bytes(sh) : d.e;
-  return 2 * d.seq * d.h * d.e + 2 * d.seq * d.h * q;
+  return mtp_checkpoint_bytes(m, sh) + 2 * d.seq * d.h * q;
 }
 
 }  // namespace trainsim

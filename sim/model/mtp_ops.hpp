@@ -33,6 +33,10 @@ struct MtpParams {
 // state's two gradients (from the main output head and from hnorm).
 [[nodiscard]] std::vector<Kernel> mtp_input_backward(const ModelSpec& m, const Shard& sh);
 
+// The module's two inputs, the hidden state and the shifted tokens' embedding (each a norm's input;
+// sequence-sharded under SP): all that full recompute keeps of its projection and layer.
+[[nodiscard]] double mtp_checkpoint_bytes(const ModelSpec& m, const Shard& sh);
+
 // Activation bytes one MTP module's projection part keeps per micro-batch: both norms' inputs and the
 // concatenation eh_proj reads (sequence-sharded under SP; its FP8 copy in 8-bit runs).
 [[nodiscard]] double mtp_input_activation_bytes(const ModelSpec& m, const Shard& sh);

@@ -19,7 +19,7 @@ bool selectively_recomputed(const std::string& kernel, LayerBlock block, const R
                             const ModelSpec& model) {
   switch (block) {
     case LayerBlock::kAttention:
-      return (m.layernorm && model.is_mla() && starts_with_any(kernel, {"attn_norm.fwd"})) ||
+      return (m.layernorm && model.is_mla() && kernel == "attn_norm.fwd") ||
              (m.core_attn && starts_with_any(kernel, {"attn_scores", "attn_softmax", "attn_dropout", "attn_context"})) ||
              (m.mla_up_proj && starts_with_any(kernel, {"q_norm.", "kv_norm.", "q_up_proj.", "q_proj.", "kv_up_proj.",
                                                          "mla_rope_q.", "mla_rope_kv."}));

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/model/layer_ops.hpp"
 #include "sim/model/model_flops.hpp"
 
 namespace trainsim {
@@ -12,12 +11,9 @@ namespace trainsim {
 Flops narayanan_flops(const RunSpec& run) {
   const ModelSpec& m = run.model;
   Flops total = model_flops(m, run.global_batch, run.seq_len);
-  if (run.strategy.recompute != Recompute::kFull) return total;
-  // Full recompute re-runs every layer's forward, the MTP layers' too with their eh_proj (2h -> h), as the
-  // graph does (sim/graph/layer_tasks.cpp); not the logits.
-  for (int l = 0; l < m.layers + m.mtp_layers; ++l) total += layer_forward_model_flops(m, l, run.global_batch, run.seq_len);
-  const double tokens = static_cast<double>(run.global_batch) * static_cast<double>(run.seq_len);
-  total += m.mtp_layers * 2 * tokens * 2.0 * m.hidden * m.hidden;
+  // Full recompute re-runs every layer's forward, the MTP modules' too, as the graph does
+  // (sim/graph/layer_tasks.cpp); not the logits.
+  if (run.strategy.recompute == Recompute::kFull) total += layers_forward_model_flops(m, run.global_batch, run.seq_len);
   return total;
 }
 

@@ -35,8 +35,10 @@ std::string expand_groups(const std::string& text, std::string& error) {
     i = close + 1;
     if (group.empty()) { error = "an empty group '()'"; break; }
     const long long n = repeat_count(text, i, error);
-    if (n < 0 && error.empty()) error = "a group '(" + group + ")' without its '*count'";
-    if (n < 0) break;
+    if (n < 0) {
+      if (error.empty()) error = "a group '(" + group + ")' without its '*count'";
+      break;
+    }
     for (long long r = 0; r < n && out.size() <= kMaxExpanded; ++r) out += group;
   }
   return out;

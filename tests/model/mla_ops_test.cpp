@@ -41,6 +41,14 @@ std::vector<std::string> names(const std::vector<Kernel>& ks) {
   return out;
 }
 
+// The attention kernels of `m` (16 tokens, tp 1) that selective recompute of `modules` re-runs.
+std::vector<std::string> redone_attention(const ModelSpec& m, const RecomputeModules& modules) {
+  std::vector<std::string> redone;
+  for (const Kernel& k : attention_forward(m, shard(1, 16)))
+    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules, m)) redone.push_back(k.name);
+  return redone;
+}
+
 }  // namespace mla_ops_test
 
 using namespace mla_ops_test;
@@ -144,11 +152,9 @@ TEST_CASE("selective recompute of mla_up_proj re-runs the latent norms, up-proje
   RecomputeModules modules;
   modules.core_attn = false;
   modules.mla_up_proj = true;
-  std::vector<std::string> redone;
-  for (const Kernel& k : attention_forward(tiny_mla(), shard(1, 16)))
-    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules, tiny_mla())) redone.push_back(k.name);
-  CHECK(redone == std::vector<std::string>{"q_norm.fwd", "kv_norm.fwd", "q_up_proj.fwd", "kv_up_proj.fwd",
-                                           "mla_rope_q.fwd", "mla_rope_kv.fwd"});
+  CHECK(redone_attention(tiny_mla(), modules) == std::vector<std::string>{"q_norm.fwd", "kv_norm.fwd", "q_up_proj.fwd",
+                                                                         "kv_up_proj.fwd", "mla_rope_q.fwd",
+                                                                         "mla_rope_kv.fwd"});
   // Kept of the attention: norm input 2,048; down-projections' input 2,048; latents and rotary key head
   // 16 x (48 + 4) x 2 = 1,664; output projection input 1,024; log-sum-exp 256: 7,040. The FFN's 20,480.
   ActivationOptions opt;
@@ -161,13 +167,9 @@ TEST_CASE("selective recompute of layernorm re-runs MLA's unfused input norm and
   RecomputeModules modules;
   modules.core_attn = false;
   modules.layernorm = true;
-  std::vector<std::string> redone;
-  for (const Kernel& k : attention_forward(tiny_mla(), shard(1, 16)))
-    if (selectively_recomputed(k.name, LayerBlock::kAttention, modules, tiny_mla())) redone.push_back(k.name);
-  CHECK(redone == std::vector<std::string>{"attn_norm.fwd"});
+  CHECK(redone_attention(tiny_mla(), modules) == std::vector<std::string>{"attn_norm.fwd"});
   // Standard attention fuses its input norm into the QKV GEMM's module: nothing to recompute there.
-  for (const Kernel& k : attention_forward(gpt_style(1, 64, 4, 100), shard(1, 16)))
-    CHECK_FALSE(selectively_recomputed(k.name, LayerBlock::kAttention, modules, gpt_style(1, 64, 4, 100)));
+  CHECK(redone_attention(gpt_style(1, 64, 4, 100), modules).empty());
   // The 33,024 bytes of the layer (test above) less the down-projections' one 2,048-byte input.
   ActivationOptions opt;
   opt.recompute = Recompute::kSelective;
