@@ -9,6 +9,7 @@
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 #include "sim/strategy/mesh.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 #include "sim/strategy/stage_layout.hpp"
@@ -107,7 +108,7 @@ StageLayers stage_layers(const RunSpec& run, int stage) {
 Bytes stage_activations(const RunSpec& run, const Shard& sh, const ScheduleClosedForm& schedule, int stage,
                         const StageLayers& st, int peak) {
   const auto& s = run.strategy;
-  const PipelineShape shape{s.pp, run.microbatches(), s.virtual_stages};
+  const PipelineShape shape = pipeline_shape(run);
   Bytes extra = 0;
   if (st.first) extra += first_stage_activation_bytes(run.model, sh, activation_options(run));
   if (st.last) extra += last_stage_activation_bytes(run.model, sh);
@@ -158,7 +159,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   const StageLayers st = stage_layers(run, stage);
   DeviceMemory out;
   out.stage = stage;
-  out.peak_in_flight = schedule.peak_in_flight(PipelineShape{s.pp, run.microbatches(), s.virtual_stages}, stage);
+  out.peak_in_flight = schedule.peak_in_flight(pipeline_shape(run), stage);
   out.recompute_transient = recompute_transient(run, sh, st.layers);
   const Bytes activations =
       stage_activations(run, sh, schedule, stage, st, out.peak_in_flight) + out.recompute_transient;

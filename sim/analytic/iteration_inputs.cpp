@@ -130,8 +130,9 @@ TpCosts tp_costs(const RunSpec& run, const CommCosts& cc, int rank, const Payloa
 }
 
 // Per-layer, per-pass communication of one stage: TP, CP, EP and ZeRO-3 (per micro-batch).
+// `merged`: the fraction of the stage's passes combined 1F1B merges (merged_steps over m v).
 void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Payloads& pl, const BlockTimes& bt,
-                    const std::vector<ChunkLayers>& chunks, StageInputs& out) {
+                    const std::vector<ChunkLayers>& chunks, double merged_passes, StageInputs& out) {
   const auto& s = run.strategy;
   const bool sp = s.sequence_parallel;
   const TpCosts tp = tp_costs(run, cc, rank, pl);
@@ -173,7 +174,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         // Combined 1F1B: merged steps hide the all-to-alls of a forward and a backward behind each
         // other's kernels; `merged` of the micro-batches' passes run so (sim/strategy/ep_overlap.hpp).
         // An MTP layer's module runs whole (sim/graph/merged_passes.cpp).
-        const double merged = mtp ? 0 : merged_steps(run) / static_cast<double>(run.microbatches());
+        const double merged = mtp ? 0 : merged_passes;
         const double paired = merged > 0 ? merged_ep_exposed(merged_segments(run, bt, l), a2a / 2) : 0;
         out.ep_exposed += (1 - merged) * (forwards + 1) * a2a + merged * paired;
         out.ep_hidden += merged * (2 * a2a - paired);
@@ -193,7 +194,7 @@ namespace {
 IterationInputs shape_of(const RunSpec& run) {
   const auto& s = run.strategy;
   IterationInputs in;
-  in.shape = {s.pp, run.microbatches(), s.virtual_stages};
+  in.shape = pipeline_shape(run);
   in.schedule = &find_schedule_closed_form(s.schedule);
   in.comm_interference = run.platform.accelerator.comm_interference;
   in.overlap_dp = s.overlap.dp_grad_reduce;
@@ -239,7 +240,8 @@ IterationInputs extract_iteration_inputs(const RunSpec& run, GroupPlacements* pl
     StageInputs st;
     set_compute(c, st);
     const int rank = cc.mesh().rank_at_stage(0, stage);
-    add_layer_comm(run, cc, rank, pl, bt, chunks, st);
+    const double merged = merged_steps(run, stage) / static_cast<double>(run.microbatches() * s.virtual_stages);
+    add_layer_comm(run, cc, rank, pl, bt, chunks, merged, st);
     add_zero3_comm(run, cc, rank, pl, bt, chunks, lp, st);
     add_dp_comm(run, cc, rank, pl, c.params, bt, chunks, lp, st);
     const Bytes dp_bytes = s.zero_stage == 3 && !chunks.empty()

@@ -149,7 +149,8 @@ std::vector<KeyEntry<OverlapSpec>> overlap_entries() {
       bool_key<O>("ep_comm", &O::ep_comm, opt,
                   "Megatron-Core's combined 1F1B (`--overlap-moe-expert-parallel-comm`): each forward merged with "
                   "the next backward layer by layer, one micro-batch's EP all-to-alls beside the other's compute; "
-                  "needs ep > 1, pp 1, schedule 1f1b, no full recompute, zero_stage below 3"),
+                  "needs ep > 1, no full recompute, zero_stage below 3, and schedule 1f1b with pp 1 or interleaved "
+                  "with virtual_stages >= 2 (whose warm-up then runs one more forward)"),
       bool_key<O>("tp_grad_reduce", &O::tp_grad_reduce, opt,
                   "a column-parallel layer's weight-gradient GEMM runs beside the TP reduction of its input gradient "
                   "(Megatron's asynchronous TP all-reduce); false: it waits for it (Megatron-LM of 2021)"),

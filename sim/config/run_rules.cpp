@@ -151,8 +151,8 @@ void check_ep_overlap(const RunSpec& run, const YamlSource& src) {
   const std::string obstacle = ep_overlap_obstacle(run);
   if (obstacle.empty()) return;
   src.fail_at("strategy.overlap.ep_comm", "EP overlap (combined 1F1B) " + obstacle, "true",
-              "false, or ep > 1 on an MoE model with pp 1, schedule 1f1b, recompute none or selective, zero_stage "
-              "0-2");
+              "false, or ep > 1 on an MoE model with recompute none or selective, zero_stage 0-2, and pp 1 with "
+              "schedule 1f1b or pp > 1 with schedule interleaved and virtual_stages >= 2");
 }
 
 // strategy.defer_output_wgrad: the weight gradients wait for a pipeline flush, which the schedule must

@@ -69,7 +69,7 @@ StageGraph build_stage_graph(const RunSpec& run, int stage) {
   ctx.ready_left = ready_items(ctx);
   ctx.microbatches = run.microbatches();
   set_payload_sizes(ctx);
-  const ScheduleParams params{s.pp, ctx.microbatches, s.virtual_stages};
+  const ScheduleParams params{s.pp, ctx.microbatches, s.virtual_stages, pipeline_shape(run).extra_warmup};
   const auto steps = find_schedule(s.schedule).steps(params, stage);
   const auto final_steps = final_backward_steps(steps, s.virtual_stages);
   emit_param_prefetch(ctx);

@@ -10,7 +10,9 @@
 //   F after its combine (waits for it)
 //   B after its second all-to-all, B attention backward
 // A layer without a partner (a dense layer, or the longer chunk's extra layers) runs whole, the
-// forward's first. Source: NVIDIA/Megatron-LM megatron/core/pipeline_parallel/combined_1f1b.py
+// forward's first. Pipelined (interleaved, sim/strategy/ep_overlap.hpp), the step first receives
+// each pass's input (the forward's activation, the backward's gradient) and sends both outputs
+// after it. Source: NVIDIA/Megatron-LM megatron/core/pipeline_parallel/combined_1f1b.py
 // (combined_forward_backward_step) and the Megatron-Core user guide "Combined 1F1B: Expert-Parallel
 // All-to-All Overlap".
 #pragma once

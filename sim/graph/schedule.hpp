@@ -25,6 +25,8 @@ struct ScheduleParams {
   int stages = 1;        // p
   int microbatches = 1;  // m
   int virtual_stages = 1;  // v
+  // Interleaved only (v > 1): warm-up forwards beyond the schedule's own count (PipelineShape::extra_warmup).
+  int extra_warmup = 0;
 };
 
 // The most (micro-batch, chunk) passes one stage may run in one iteration (m * v). A schedule

@@ -5,7 +5,8 @@
 //    min(p-s, m) micro-batches; idle (p-1)(F+B), bubble fraction (p-1)/m.
 //  - interleaved 1F1B (Narayanan et al. SC'21 §2.2.2, Megatron-LM's warm-up count): stage s runs
 //    min(2(p-s-1) + (v-1)p, m v) warm-up forwards; idle (p-1)(F+B) with per-chunk F, B, i.e. the
-//    bubble fraction (p-1)/(v m).
+//    bubble fraction (p-1)/(v m). Megatron-Core's combined 1F1B (EP overlap) adds one warm-up forward
+//    (PipelineShape::extra_warmup), which leaves the bubble as it is and holds one more unit.
 //  - ZB-H1 (Qi et al. ICLR 2024, Table 2): the 1F1B order of F and B, so the same warm-up and peak;
 //    W passes fill the cool-down: idle (p-1)(F+Bi-W) once m >= p. With fewer micro-batches only
 //    m-1 W passes can move into the cool-down: idle (p-1)(F+Bi) - (min(m,p)-1) W.
@@ -25,7 +26,7 @@ int gpipe_warmup(const PipelineShape& s, int) { return s.microbatches; }
 int interleaved_warmup(const PipelineShape& s, int stage) {
   if (s.virtual_stages == 1) return one_f_one_b_warmup(s, stage);
   const int total = s.microbatches * s.virtual_stages;
-  return std::min(2 * (s.stages - stage - 1) + (s.virtual_stages - 1) * s.stages, total);
+  return std::min(2 * (s.stages - stage - 1) + (s.virtual_stages - 1) * s.stages + s.extra_warmup, total);
 }
 
 // After the warm-up every schedule of the 1F1B family runs one more forward before its first

@@ -15,6 +15,9 @@ struct PipelineShape {
   int stages = 1;          // p
   int microbatches = 1;    // m
   int virtual_stages = 1;  // v: model chunks per stage
+  // Forwards an interleaved stage runs in its warm-up beyond the schedule's own count: Megatron-Core's
+  // combined 1F1B with virtual stages runs one more (sim/strategy/ep_overlap.hpp); 0 otherwise.
+  int extra_warmup = 0;
 };
 
 // Time of one pass of one micro-batch through one model chunk on one stage, seconds.

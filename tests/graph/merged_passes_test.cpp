@@ -20,16 +20,10 @@ using namespace trainsim;
 
 namespace {
 
-// Two devices (ep 2 = dp 2) on a 5 GB/s island, one MoE layer of 4 experts (top 2), 3
-// micro-batches of 512 tokens: each all-to-all (256 KiB each way) takes about as long as a segment.
+// Two devices (ep 2 = dp 2), one MoE layer, 3 micro-batches: each all-to-all takes about as long as
+// a segment (test::ep_pair_run).
 RunSpec ep_run(bool overlap) {
-  ModelSpec m = test::gpt_model(1, 256, 4, 1000);
-  m.moe.experts = 4;
-  m.moe.top_k = 2;
-  m.moe.expert_ffn_hidden = 4096;
-  RunSpec run = test::gpt_run(m, 1, 1, 2, 512, 6, 1);
-  run.platform.tiers[0].bandwidth = 5e9;
-  run.strategy.ep = 2;
+  RunSpec run = test::ep_pair_run(1, 1, 6);
   run.strategy.overlap.ep_comm = overlap;
   return run;
 }
@@ -107,15 +101,15 @@ TEST_CASE("the replay hides the merged all-to-alls and the formula follows it", 
   CHECK(formula(false) == Approx(plain).epsilon(0.03));
   CHECK(formula(true) == Approx(merged).epsilon(0.03));
   CHECK(formula(true) < formula(false));
-  CHECK(merged_steps(ep_run(true)) == 2);  // 3 micro-batches: (B0, F1) and (B1, F2)
-  CHECK(merged_steps(ep_run(false)) == 0);
+  CHECK(merged_steps(ep_run(true), 0) == 2);  // 3 micro-batches: (B0, F1) and (B1, F2)
+  CHECK(merged_steps(ep_run(false), 0) == 0);
 }
 
 TEST_CASE("EP overlap is refused where merged passes are not modelled", "[config][ep_overlap]") {
   RunSpec run = ep_run(true);
   CHECK(ep_overlap_obstacle(run).empty());
   run.strategy.pp = 2;
-  CHECK_THAT(ep_overlap_obstacle(run), Catch::Contains("without pipelining only (pp 1)"));
+  CHECK_THAT(ep_overlap_obstacle(run), Catch::Contains("needs virtual stages"));
   run = ep_run(true);
   run.strategy.recompute = Recompute::kFull;
   CHECK_THAT(ep_overlap_obstacle(run), Catch::Contains("full recompute"));

@@ -37,4 +37,18 @@ inline RunSpec gpt_run(const ModelSpec& model, int tp, int pp, int dp, int seq, 
   return run;
 }
 
+// `layers` MoE layers (h 256, 4 experts of 4096, top 2) over `pp` stages of dp 2 = ep 2, on a 5 GB/s
+// island where each all-to-all (256 KiB each way) takes about as long as a layer's kernels;
+// micro-batches of one 512-token sequence.
+inline RunSpec ep_pair_run(int layers, int pp, int global_batch) {
+  ModelSpec m = gpt_model(layers, 256, 4, 1000);
+  m.moe.experts = 4;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 4096;
+  RunSpec run = gpt_run(m, 1, pp, 2, 512, global_batch, 1);
+  run.platform.tiers[0].bandwidth = 5e9;
+  run.strategy.ep = 2;
+  return run;
+}
+
 }  // namespace trainsim::test

@@ -2,7 +2,10 @@
 // holds v model chunks (chunk c of stage s is model chunk c*p + s). Forwards walk the chunks in
 // groups of p micro-batches: virtual step k (0 <= k < m*v) runs micro-batch
 // (k / (p*v)) * p + k % p on chunk (k % (p*v)) / p; backwards visit the chunks in reverse.
-// Stage s runs 2(p-s-1) + (v-1)p warm-up forwards (capped at m*v), then alternates, then drains.
+// Stage s runs 2(p-s-1) + (v-1)p warm-up forwards (capped at m*v), then alternates, then drains;
+// Megatron-Core's combined 1F1B runs one more (ScheduleParams::extra_warmup: get_pp_rank_microbatches
+// in megatron/core/pipeline_parallel/schedules.py, so that every 1F1B step's forward and backward
+// are independent).
 // The bubble shrinks to (p-1)(F+B)/v; Megatron requires m to be a multiple of p. (When m == p
 // Megatron runs every forward as warm-up; we keep the general rule, which reaches the same bubble.)
 #include <algorithm>
@@ -42,7 +45,7 @@ std::vector<ScheduleStep> interleaved_steps(const ScheduleParams& params, int st
   const int p = params.stages;
   const int m = params.microbatches;
   const int total = m * params.virtual_stages;
-  const int warmup = std::min(2 * (p - stage - 1) + (params.virtual_stages - 1) * p, total);
+  const int warmup = std::min(2 * (p - stage - 1) + (params.virtual_stages - 1) * p + params.extra_warmup, total);
   std::vector<ScheduleStep> steps;
   steps.reserve(2 * total);
   for (int k = 0; k < warmup; ++k) steps.push_back(virtual_step(params, k, false));
