@@ -111,7 +111,7 @@ Bytes moe_bytes(const ModelSpec& m, const Shard& sh, const Dims& x, const Activa
   bytes += x.seq_tokens * m.moe.experts * kFp32Bytes;                    // router probabilities
   const double rows = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
   bytes += rows * x.h * (x.q + x.e);                                     // expert input and output
-  const double width = static_cast<double>(ceil_div(m.moe.expert_ffn_hidden, sh.tp));
+  const double width = static_cast<double>(expert_width(m, sh));
   bytes += ffn_inner_bytes(m, rows, width, x);
   if (act_redone) bytes -= rows * width * x.q;                           // fc2 input: recomputed
   const int64_t shared = static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden;

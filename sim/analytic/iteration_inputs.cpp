@@ -138,6 +138,8 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const TpCosts tp = tp_costs(run, cc, rank, pl);
   const double attention_scale = static_cast<double>(tp_input_width(run.model)) / run.model.hidden;
   const TpCosts attention_tp = run.model.is_mla() ? with_input_scale(tp, run, cc, rank, pl, attention_scale) : tp;
+  // Whole experts over the tp ranks (strategy.expert_tp 1): the MoE block has no TP collectives.
+  const TpCosts moe_tp = s.folds_experts() ? TpCosts{} : tp;
   // eh_proj's input: the embedding and the hidden state side by side.
   const TpCosts mtp_tp = run.model.mtp_layers > 0 ? with_input_scale(tp, run, cc, rank, pl, 2) : tp;
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed
@@ -156,7 +158,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
       const int forwards = redo.attention_again ? 2 : 1;  // of the attention (and MoE) block
       const BlockPassTimes& attention = bt.attention_of(is_window_layer(run.model, l));
       const std::tuple<const BlockPassTimes*, bool, const TpCosts*> blocks[] = {
-          {&attention, redo.attention_again, &attention_tp}, {moe ? &bt.moe : &bt.mlp, redo.ffn_again, &tp}};
+          {&attention, redo.attention_again, &attention_tp}, {moe ? &bt.moe : &bt.mlp, redo.ffn_again, moe ? &moe_tp : &tp}};
       for (const auto& [b, again, costs] : blocks) {
         for (int f = 0; f < (again ? 2 : 1); ++f) add_tp_block(*costs, *b, false, sp, true, out);
         add_tp_block(*costs, *b, true, sp, true, out);
@@ -179,7 +181,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
         out.ep_exposed += (1 - merged) * (forwards + 1) * a2a + merged * paired;
         out.ep_hidden += merged * (2 * a2a - paired);
         // Forward: the TP reduction and the EP combine after the last expert GEMM overlap each other.
-        if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(tp.reduce, a2a / 2);
+        if (bt.moe.forward_ends_in_expert && !tp.overlap) out.tp_exposed -= forwards * std::min(moe_tp.reduce, a2a / 2);
       }
       out.cp_exposed += forwards * (kv - kv_hidden) + kv + dkv;
       out.cp_hidden += forwards * kv_hidden;

@@ -64,7 +64,12 @@ std::vector<KeyEntry<S>> strategy_entries() {
       int_key<S>("pp", &S::pp, opt, 1, INT_MAX, "pipeline stages, at most layers"),
       int_key<S>("dp", &S::dp, opt, 1, INT_MAX, "data-parallel degree; tp x pp x dp x cp = devices"),
       int_key<S>("cp", &S::cp, opt, 1, INT_MAX, "context-parallel degree, dividing seq_len"),
-      int_key<S>("ep", &S::ep, opt, 1, INT_MAX, "expert-parallel degree, dividing dp x cp and moe.experts"),
+      int_key<S>("ep", &S::ep, opt, 1, INT_MAX,
+                 "expert-parallel degree, dividing moe.experts and dp x cp (tp x cp x dp with expert_tp 1)"),
+      int_key<S>("expert_tp", &S::expert_tp, opt, 0, INT_MAX,
+                 "Megatron-Core's --expert-tensor-parallel-size: 0 = tp (the default: experts split as the dense "
+                 "layers); 1 = experts whole and EP groups carved out of tp x cp x dp (MoE parallel folding; "
+                 "needs sequence_parallel when tp > 1)"),
       bool_key<S>("sequence_parallel", &S::sequence_parallel, opt, "Megatron SP: reduce-scatter + all-gather instead of all-reduce"),
       string_key<S>("schedule", &S::schedule, opt,
                     "a registered schedule (`trainsim list schedules`) that suits pp, m and v (interleaved: m a "

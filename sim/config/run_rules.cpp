@@ -87,17 +87,39 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
   }
 }
 
-// Expert parallelism needs experts, and groups carved out of dp*cp that split the experts evenly.
+// strategy.expert_tp: tp (0) or 1, the latter with experts split over EP (Megatron-Core's parallel folding
+// needs sequence parallelism with tp > 1: ModelParallelConfig "When using expert parallelism and tensor
+// parallelism, sequence parallelism must be used"). Shared experts beside whole experts are not modelled.
+void check_expert_tp(const RunSpec& run, const YamlSource& src) {
+  const StrategySpec& s = run.strategy;
+  if (s.expert_tp == 0 || s.expert_tp == s.tp) return;
+  const std::string key = "strategy.expert_tp", valid = "0 (= tp), 1 or " + str(s.tp);
+  if (s.expert_tp != 1) src.fail_at(key, "expert tensor parallelism is modelled as tp or 1 only", str(s.expert_tp), valid);
+  if (!run.model.is_moe() || s.ep == 1)
+    src.fail_at(key, "whole experts fold over the tp ranks only with expert parallelism (ep > 1 on an MoE model)",
+                str(s.expert_tp), "0");
+  if (!s.sequence_parallel)
+    src.fail_at(key, "with tp " + str(s.tp) + " and ep > 1 Megatron-Core requires sequence_parallel", str(s.expert_tp),
+                "0, or sequence_parallel: true");
+  if (run.model.moe.shared_experts > 0)
+    src.fail_at(key, "shared experts beside whole routed experts (tp " + str(s.tp) + ") are not modelled",
+                str(s.expert_tp), "0");
+}
+
+// Expert parallelism needs experts, and groups carved out of dp*cp (tp*cp*dp when the experts fold
+// over the tp ranks, strategy.expert_tp 1) that split the experts evenly.
 void check_experts(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   const MoeSpec& moe = run.model.moe;
+  check_expert_tp(run, src);
   if (s.ep == 1) return;
   if (!run.model.is_moe()) {
     src.fail_at("strategy.ep", "model '" + run.model.name + "' is dense (moe.experts is 0)", str(s.ep), "1");
   }
-  const long long dp_cp = static_cast<long long>(s.dp) * s.cp;
-  const std::string valid = list_numbers(common_divisors(dp_cp, moe.experts));
-  if (dp_cp % s.ep != 0) src.fail_at("strategy.ep", "must divide dp*cp (" + str(dp_cp) + ")", str(s.ep), valid);
+  const long long span = s.expert_span();
+  const std::string valid = list_numbers(common_divisors(span, moe.experts));
+  const std::string carved = s.folds_experts() ? "tp*cp*dp (" : "dp*cp (";
+  if (span % s.ep != 0) src.fail_at("strategy.ep", "must divide " + carved + str(span) + ")", str(s.ep), valid);
   if (moe.experts % s.ep != 0) {
     src.fail_at("strategy.ep", "must divide moe.experts (" + str(moe.experts) + ")", str(s.ep), valid);
   }

@@ -116,7 +116,16 @@ struct OverlapSpec {
 };
 
 struct StrategySpec {
-  int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;   // degrees; tp*pp*dp*cp = devices; ep divides dp*cp
+  int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;   // degrees; tp*pp*dp*cp = devices; ep divides expert_span()
+  // Megatron-Core --expert-tensor-parallel-size: 0 = tp (its default: each expert split as the dense
+  // layers, EP groups carved out of dp*cp); 1 = experts whole, EP groups carved out of tp*cp*dp (MoE
+  // parallel folding), the MoE block's tokens staying sequence-parallel shards (no TP collectives).
+  int expert_tp = 0;
+  [[nodiscard]] int expert_tp_degree() const { return expert_tp == 0 ? tp : expert_tp; }
+  // Whether the experts' parallel groups are folded over the tensor-parallel ranks (expert_tp 1, tp > 1).
+  [[nodiscard]] bool folds_experts() const { return expert_tp_degree() == 1 && tp > 1; }
+  // The ranks of one pipeline stage that EP x expert-DP partition: dp*cp, or tp*cp*dp when folded.
+  [[nodiscard]] int expert_span() const { return (folds_experts() ? tp : 1) * cp * dp; }
   bool sequence_parallel = false;                // Megatron SP: RS + AG instead of all-reduce
   std::string schedule = "1f1b";                 // registered pipeline schedule (trainsim list schedules)
   int virtual_stages = 1;                        // model chunks per pipeline rank (interleaved)

@@ -51,7 +51,7 @@ std::string recompute_modules_line(const StrategySpec& s) {
 
 void write_strategy(std::ostream& out, const StrategySpec& s) {
   out << "strategy:\n"
-      << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep
+      << "  tp: " << s.tp << "\n  pp: " << s.pp << "\n  dp: " << s.dp << "\n  cp: " << s.cp << "\n  ep: " << s.ep << "\n  expert_tp: " << s.expert_tp
       << "\n  sequence_parallel: " << yaml_bool(s.sequence_parallel) << "\n  schedule: " << yaml_quoted(s.schedule)
       << "\n  virtual_stages: " << s.virtual_stages << "\n  first_stage_layers: " << s.first_stage_layers
       << "\n  last_stage_layers: " << s.last_stage_layers << stage_layers_line(s.stage_layers)

@@ -96,11 +96,18 @@ bool leads_exchange(const KernelSpan& span, int i, const BlockMarks& m) {
   return i == m.first_expert && (span.lead_comm || i != span.begin);
 }
 
+// Whole experts over the tp ranks (strategy.expert_tp 1): the MoE block's tokens stay sequence-parallel
+// shards from its norm to its residual, so it has no TP collectives.
+bool block_without_tp(const BuildContext& ctx, const BlockTemplate& block) {
+  return ctx.run.strategy.tp <= 1 ||
+         (ctx.run.strategy.folds_experts() && (&block == &ctx.kernels.moe || &block == &ctx.kernels.moe_redo));
+}
+
 }  // namespace
 
 BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
   BlockRules r;
-  if (ctx.run.strategy.tp <= 1) return r;
+  if (block_without_tp(ctx, block)) return r;
   const bool is_output = &block == &ctx.kernels.output;
   const bool is_embedding = &block == &ctx.kernels.embedding;
   r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && !is_embedding;
@@ -111,7 +118,7 @@ BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
 
 BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
   BlockRules r;
-  if (ctx.run.strategy.tp <= 1 || &block == &ctx.kernels.embedding) return r;
+  if (block_without_tp(ctx, block) || &block == &ctx.kernels.embedding) return r;
   r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && &block != &ctx.kernels.output;
   r.reduce_after_last_gemm = true;
   return r;

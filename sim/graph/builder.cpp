@@ -51,7 +51,7 @@ ParamCount stage_params(const RunSpec& run, int stage) {
     first = first || c.has_embedding;
     last = last || c.has_output;
   }
-  return device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep);
+  return device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep, s.expert_tp_degree());
 }
 
 StageGraph build_stage_graph(const RunSpec& run, int stage) {

@@ -14,7 +14,6 @@ namespace {
 
 constexpr double kUnpermuteFlopsPerElement = 2;  // probability-weighted sum: multiply + add
 
-int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.tp); }
 int64_t shared_width(const ModelSpec& m, const Shard& sh) {
   return ceil_div(static_cast<int64_t>(m.moe.shared_experts) * m.moe.expert_ffn_hidden, sh.tp);
 }
@@ -75,8 +74,10 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
 
 }  // namespace
 
+int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.etp); }
+
 int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
-  const double rows = sh.expert_load * static_cast<double>(gemm_tokens(sh)) * m.moe.top_k *
+  const double rows = sh.expert_load * static_cast<double>(expert_input_tokens(sh)) * m.moe.top_k *
                       sh.ep / static_cast<double>(m.moe.experts);
   return static_cast<int64_t>(std::ceil(rows * (1 - 1e-12)));  // tolerate rounding of exact quotients
 }
@@ -88,7 +89,7 @@ struct MoeSizes {
   double ab;                // bytes per activation element
   double seq_elements;      // tokens of the non-TP region (sequence-parallel share) * h
   double dispatched;        // rows the local experts process (capacity-padded)
-  double all_tokens;        // tokens entering the expert GEMMs
+  double all_tokens;        // tokens routed to the experts and combined back (expert_input_tokens)
 };
 
 MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
@@ -96,7 +97,7 @@ MoeSizes moe_sizes(const ModelSpec& m, const Shard& sh) {
   z.ab = activation_element_bytes(sh.precision);
   z.seq_elements = static_cast<double>(sequence_tokens(sh)) * m.hidden;
   z.dispatched = static_cast<double>(tokens_per_local_expert(m, sh) * local_experts(m, sh));
-  z.all_tokens = static_cast<double>(gemm_tokens(sh));
+  z.all_tokens = static_cast<double>(expert_input_tokens(sh));
   return z;
 }
 

@@ -28,8 +28,11 @@
 
 namespace trainsim {
 
-// Rows one local expert's GEMMs process: ceil(r·b·s·top_k·ep / experts) (see above).
+// Rows one local expert's GEMMs process: ceil(r·b·s·top_k·ep / experts) (see above), b·s the tokens the
+// device routes (expert_input_tokens: its sequence-parallel share with whole experts over tp ranks).
 [[nodiscard]] int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh);
+// One routed expert's FFN width on this device: expert_ffn_hidden / etp.
+[[nodiscard]] int64_t expert_width(const ModelSpec& m, const Shard& sh);
 
 // Names: moe_norm, router, router_topk, moe_permute, moe_expert_fc1 / _act / _fc2 (grouped,
 // GemmShape::batch = experts/ep), moe_unpermute, moe_shared_fc1 / _act / _fc2 (when shared

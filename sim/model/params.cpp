@@ -8,11 +8,13 @@
 namespace trainsim {
 namespace {
 
-// One layer on a device with tensor degree tp and expert degree ep (tp = ep = 1: the full layer).
-ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int ep) {
+// One layer on a device with tensor degree tp, expert degree ep and expert tensor degree etp (0: tp;
+// tp = ep = 1: the full layer).
+ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int ep, int etp) {
   Shard sh;
   sh.tp = tp;
   sh.ep = ep;
+  sh.etp = etp == 0 ? tp : etp;
   const int64_t h = m.hidden;
   const int64_t d = head_dim_of(m);
   const int64_t q = local_heads(m, sh) * d;
@@ -33,7 +35,7 @@ ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int e
   }
   if (is_moe_layer(m, layer_index)) {
     const int64_t expert_ffn = m.moe.expert_ffn_hidden;
-    p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, tp);
+    p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, sh.etp);
     p.moe_shared = mats * h * ceil_div(static_cast<int64_t>(m.moe.shared_experts) * expert_ffn, tp);
     p.router = h * m.moe.experts;
   } else {
@@ -57,7 +59,7 @@ ParamCount& ParamCount::operator+=(const ParamCount& o) {
   return *this;
 }
 
-ParamCount layer_params(const ModelSpec& m, int layer_index) { return layer_params_split(m, layer_index, 1, 1); }
+ParamCount layer_params(const ModelSpec& m, int layer_index) { return layer_params_split(m, layer_index, 1, 1, 1); }
 
 ParamCount count_params(const ModelSpec& m) {
   ParamCount total;
@@ -68,12 +70,12 @@ ParamCount count_params(const ModelSpec& m) {
   return total;
 }
 
-ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep) {
-  return layer_params_split(m, layer_index, tp, ep);
+ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep, int etp) {
+  return layer_params_split(m, layer_index, tp, ep, etp);
 }
 
 ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
-                         bool last_stage, int tp, int ep) {
+                         bool last_stage, int tp, int ep, int etp) {
   // A layer's parameters depend on its index only through whether it is an MoE layer (or an MTP layer):
   // count each kind once (a stage of a 16,384-device search holds up to 126 layers, summed millions of times).
   ParamCount p, kind[kLayerKinds];
@@ -82,7 +84,7 @@ ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, boo
   for (int i : layers) {
     mtp = mtp || is_mtp_layer(m, i);
     const int k = layer_kind(m, i);
-    if (!counted[k]) kind[k] = layer_params_split(m, i, tp, ep), counted[k] = true;
+    if (!counted[k]) kind[k] = layer_params_split(m, i, tp, ep, etp), counted[k] = true;
     p += kind[k];
   }
   const int64_t table = ceil_div(m.vocab, tp) * m.hidden;

@@ -55,10 +55,11 @@ struct ParamCount {
 // table shard, ceil(V / tp) x h, with MTP, pp > 1 and untied embeddings (tied, the output's copy serves);
 // else 0. Its gradients complete with the first MTP layer's.
 [[nodiscard]] int64_t mtp_embedding_copy_params(const ModelSpec& m, int tp, int pp);
-// One layer's parameters on a device with tensor degree tp and expert degree ep.
-[[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep);
+// One layer's parameters on a device with tensor degree tp, expert degree ep and expert tensor degree
+// etp (StrategySpec::expert_tp_degree; 0: as tp).
+[[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep, int etp = 0);
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
-                                       bool first_stage, bool last_stage, int tp, int ep);
+                                       bool first_stage, bool last_stage, int tp, int ep, int etp = 0);
 
 // Tied embeddings split over pipeline stages (or the embedding a model's MTP modules read on the last
 // stage: Megatron-Core keeps a copy there and sums the same way, _get_shared_word_embedding_weight in

@@ -15,6 +15,7 @@ Shard shard_of(const RunSpec& run) {
   sh.sequence_parallel = run.strategy.sequence_parallel;
   sh.cp = run.strategy.cp;
   sh.ep = run.strategy.ep;
+  sh.etp = run.strategy.expert_tp_degree();
   sh.expert_load = run.model.is_moe() ? run.expert_load() : 1.0;
   sh.per_expert_gemms = run.framework.moe.per_expert_gemms;
   sh.chunk_sort = run.model.is_moe() && run.moe.dispatcher == MoeDispatcher::kAllToAll && run.strategy.ep > 1 &&
@@ -56,6 +57,10 @@ int64_t sequence_tokens(const Shard& sh) {
 }
 
 bool sp_gathers(const Shard& sh) { return sh.sequence_parallel && sh.tp > 1; }
+
+bool experts_fold_tp(const Shard& sh) { return sh.etp < sh.tp; }
+
+int64_t expert_input_tokens(const Shard& sh) { return experts_fold_tp(sh) ? sequence_tokens(sh) : gemm_tokens(sh); }
 
 int64_t local_heads(const ModelSpec& m, const Shard& sh) {
   if (sh.tp < 1 || m.heads % sh.tp != 0) {

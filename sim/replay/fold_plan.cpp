@@ -14,8 +14,10 @@
 
 namespace trainsim {
 
+// An EP group spans ep expert indices, cp (tp x cp with folded experts) of them in each data-parallel replica.
 int replicas_kept(const StrategySpec& strategy) {
-  return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, strategy.cp) : 1;
+  const int inner = (strategy.folds_experts() ? strategy.tp : 1) * strategy.cp;
+  return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, inner) : 1;
 }
 
 std::vector<int> fold_owners(const Mesh& mesh, const StrategySpec& strategy, const ReplayOptions& options) {

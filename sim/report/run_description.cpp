@@ -100,8 +100,9 @@ void describe_run(std::ostream& out, const RunSpec& run) {
   describe_uncalibrated(out, run.platform);
   describe_defaults(out, run.platform);
   describe_shared_nics(out, run.platform);
-  out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep
-      << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
+  out << "strategy   tp " << s.tp << " · pp " << s.pp << " · dp " << s.dp << " · cp " << s.cp << " · ep " << s.ep;
+  if (s.folds_experts()) out << " (whole experts, expert tp 1)";
+  out << "  | sp " << (s.sequence_parallel ? "on" : "off") << ", schedule " << s.schedule;
   if (s.virtual_stages > 1) out << " (v=" << s.virtual_stages << ")";
   out << ", zero " << s.zero_stage << ", recompute " << recompute_name(s.recompute);
   if (s.recompute == Recompute::kSelective) out << " [" << recompute_module_list(s.recompute_modules) << "]";

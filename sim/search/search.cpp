@@ -196,7 +196,7 @@ SearchOutcome search_strategies(const RunSpec& base, const SearchSpace& space, c
 std::string strategy_label(const RunSpec& run) {
   const StrategySpec& s = run.strategy;
   std::string l = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) + " cp" +
-                  std::to_string(s.cp) + (s.ep > 1 ? " ep" + std::to_string(s.ep) : "") + " mb" +
+                  std::to_string(s.cp) + (s.ep > 1 ? " ep" + std::to_string(s.ep) : "") + (s.folds_experts() ? " etp1" : "") + " mb" +
                   std::to_string(run.micro_batch) + " " + s.schedule +
                   (s.virtual_stages > 1 ? " v" + std::to_string(s.virtual_stages) : "") + (s.sequence_parallel ? " sp" : "");
   if (s.first_stage_layers > 0 || s.last_stage_layers > 0)

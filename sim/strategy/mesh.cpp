@@ -71,7 +71,8 @@ Mesh::Mesh(const StrategySpec& s) : order_(parse_mesh_order(s.mesh_order)) {
   degree_[idx(Dim::kEp)] = s.ep;
   degree_[idx(Dim::kDp)] = s.dp;
   degree_[idx(Dim::kPp)] = s.pp;
-  degree_[idx(Dim::kEdp)] = s.ep >= 1 && (s.cp * s.dp) % s.ep == 0 ? s.cp * s.dp / s.ep : 1;
+  experts_fold_tp_ = s.folds_experts();
+  degree_[idx(Dim::kEdp)] = s.ep >= 1 && s.expert_span() % s.ep == 0 ? s.expert_span() / s.ep : 1;
   degree_[idx(Dim::kDpCp)] = s.cp * s.dp;
   for (Dim d : kAllDims) {
     if (degree_[idx(d)] < 1) {
@@ -79,8 +80,9 @@ Mesh::Mesh(const StrategySpec& s) : order_(parse_mesh_order(s.mesh_order)) {
                           std::to_string(degree_[idx(d)]) + ")");
     }
   }
-  if ((s.cp * s.dp) % s.ep != 0) {
-    throw StrategyError("strategy.ep: expert parallelism must divide cp*dp = " + std::to_string(s.cp * s.dp) +
+  if (s.expert_span() % s.ep != 0) {
+    throw StrategyError(std::string("strategy.ep: expert parallelism must divide ") +
+                        (experts_fold_tp_ ? "tp*cp*dp = " : "cp*dp = ") + std::to_string(s.expert_span()) +
                         " (got ep " + std::to_string(s.ep) + ")");
   }
   for (Dim d : order_) {
@@ -95,12 +97,29 @@ Coord Mesh::coord(int rank) const {
   assert(rank >= 0 && rank < size_);
   Coord c;
   for (Dim d : order_) c.at[idx(d)] = (rank / stride_[idx(d)]) % degree_[idx(d)];
-  // Expert-data-parallel carving: combined (cp, dp) index, cp fastest; ep consecutive values form a group.
-  const int combined = c[Dim::kCp] + degree(Dim::kCp) * c[Dim::kDp];
-  c.at[idx(Dim::kEp)] = combined % degree(Dim::kEp);
-  c.at[idx(Dim::kEdp)] = combined / degree(Dim::kEp);
-  c.at[idx(Dim::kDpCp)] = combined;
+  // Expert-data-parallel carving: the expert index (expert_index), ep consecutive values form a group.
+  const int experts = expert_index(c);
+  c.at[idx(Dim::kEp)] = experts % degree(Dim::kEp);
+  c.at[idx(Dim::kEdp)] = experts / degree(Dim::kEp);
+  c.at[idx(Dim::kDpCp)] = c[Dim::kCp] + degree(Dim::kCp) * c[Dim::kDp];
   return c;
+}
+
+// Combined (cp, dp) index, cp fastest; with folded experts (tp, cp, dp), tp fastest: Megatron-Core's
+// expert RankGenerator orders etp, ep, edp over the same ranks as tp, cp, dp.
+int Mesh::expert_index(const Coord& c) const {
+  const int dense = c[Dim::kCp] + degree(Dim::kCp) * c[Dim::kDp];
+  return experts_fold_tp_ ? c[Dim::kTp] + degree(Dim::kTp) * dense : dense;
+}
+
+// The rank of expert index `index` in the stage and replica of `rank` (at coordinates c).
+int Mesh::expert_member(int rank, const Coord& c, int index) const {
+  const int tp = experts_fold_tp_ ? degree(Dim::kTp) : 1, cp = degree(Dim::kCp);
+  const int tp_stride = stride_[idx(Dim::kTp)], cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
+  int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
+  if (experts_fold_tp_) base -= c[Dim::kTp] * tp_stride;
+  const int t = index % tp, rest = index / tp;
+  return base + t * tp_stride + (rest % cp) * cp_stride + (rest / cp) * dp_stride;
 }
 
 int Mesh::rank(const Coord& c) const {
@@ -122,18 +141,18 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
     for (int i = 0; i < degree(d); ++i) members.push_back(first + i * stride);
     return members;
   }
-  // Combined (cp, dp) indices, cp fastest: an EP group is ep consecutive ones, an edp group those
-  // congruent modulo ep (one per EP group, in EP-group order), the dp_cp group all of them.
-  const int cp = degree(Dim::kCp);
-  const int ep = d == Dim::kDpCp ? 1 : degree(Dim::kEp);
-  const int combined = c[Dim::kCp] + cp * c[Dim::kDp];
-  const int first = d == Dim::kEp ? combined / ep * ep : combined % ep;
+  if (d == Dim::kDpCp) {  // every combined (cp, dp) index, cp fastest
+    const int cp = degree(Dim::kCp), cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
+    const int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
+    for (int k = 0; k < degree(d); ++k) members.push_back(base + (k % cp) * cp_stride + (k / cp) * dp_stride);
+    return members;
+  }
+  // Expert indices: an EP group is ep consecutive ones, an edp group those congruent modulo ep (one
+  // per EP group, in EP-group order).
+  const int ep = degree(Dim::kEp), index = expert_index(c);
+  const int first = d == Dim::kEp ? index / ep * ep : index % ep;
   const int step = d == Dim::kEp ? 1 : ep;
-  // The rank with cp and dp coordinates 0, then each member's cp and dp offsets by their strides.
-  const int cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
-  const int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
-  for (int j = 0, k = first; j < degree(d); ++j, k += step)
-    members.push_back(base + (cp == 1 ? k * dp_stride : (k % cp) * cp_stride + (k / cp) * dp_stride));
+  for (int j = 0, k = first; j < degree(d); ++j, k += step) members.push_back(expert_member(rank, c, k));
   return members;
 }
 

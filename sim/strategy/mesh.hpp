@@ -45,7 +45,8 @@ class Mesh {
   int size() const { return size_; }
   int degree(Dim d) const;
   Coord coord(int rank) const;
-  // The rank at coordinates c; c[kEp], c[kEdp] and c[kDpCp] are ignored (they follow from c[kCp] and c[kDp]).
+  // The rank at coordinates c; c[kEp], c[kEdp] and c[kDpCp] are ignored (they follow from c[kCp] and c[kDp],
+  // and c[kTp] with folded experts).
   int rank(const Coord& c) const;
   // Ranks of the group of `rank` along `d`, in group order (index i has coordinate i).
   std::vector<int> group(int rank, Dim d) const;
@@ -59,15 +60,19 @@ class Mesh {
   std::array<int, kDims> stride_{};  // rank distance between neighbours along a layout Dim (0 for ep)
   std::vector<Dim> order_;           // layout dims, fastest-varying first
   int size_ = 1;                     // tp * cp * dp * pp
+  bool experts_fold_tp_ = false;     // EP and expert-DP groups carved out of tp*cp*dp (StrategySpec::folds_experts)
+  // The expert index of a rank's (tp, cp, dp) position (tp fastest, when folded), and back.
+  int expert_index(const Coord& c) const;
+  int expert_member(int rank, const Coord& c, int index) const;
 };
 
 // The group over which the routed experts' gradients are reduced and their ZeRO shards gathered
 // (Megatron-Core's DistributedDataParallel keeps them in their own buffers, reduced over the expert
 // data-parallel group): kEdp with expert parallelism (ep > 1), else kDpCp like every other parameter.
 [[nodiscard]] inline Dim expert_grad_dim(const StrategySpec& s) { return s.ep > 1 ? Dim::kEdp : Dim::kDpCp; }
-// Its size: cp*dp/ep with ep > 1 (1: nothing to reduce), else cp*dp.
+// Its size: cp*dp/ep with ep > 1 (tp*cp*dp/ep with folded experts; 1: nothing to reduce), else cp*dp.
 [[nodiscard]] inline int expert_grad_degree(const StrategySpec& s) {
-  return s.ep > 1 ? s.cp * s.dp / s.ep : s.cp * s.dp;
+  return s.ep > 1 ? s.expert_span() / s.ep : s.cp * s.dp;
 }
 
 // `params` parameters, `experts` of them routed experts', split as the data-parallel collectives move

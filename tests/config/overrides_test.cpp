@@ -49,7 +49,7 @@ TEST_CASE("an override of a key that does not exist names the segment and the va
   CHECK(e.line() == 0);
   CHECK(e.key_path() == "strategy.tpp");
   CHECK(std::string(e.what()) ==
-        "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, sequence_parallel, "
+        "--set strategy.tpp=4: strategy.tpp: unknown key (got 'tpp'); valid: tp, pp, dp, cp, ep, expert_tp, sequence_parallel, "
         "schedule, virtual_stages, first_stage_layers, last_stage_layers, pipeline_layout, stage_layers, account_for_embedding, "
         "account_for_loss, zero_stage, recompute, recompute_modules, recompute_layers, offload, optimizer_state, "
         "grad_bucket_size, grad_precision, "

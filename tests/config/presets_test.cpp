@@ -26,9 +26,10 @@ TEST_CASE("preset listings are sorted by name, with descriptions, skipping unrea
   CHECK(platforms[2].name == "tiny-fp8-cluster");
 
   const auto models = list_model_presets();
-  REQUIRE(models.size() == 2);
+  REQUIRE(models.size() == 3);
   CHECK(models[0].name == "tiny-dense");
   CHECK(models[1].name == "tiny-moe");
+  CHECK(models[2].name == "tiny-moe-routed");
 
   const auto runs = list_run_presets();  // workloads/*.yaml only, not workloads/models/
   REQUIRE(runs.size() == 1);

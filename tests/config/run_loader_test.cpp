@@ -103,7 +103,7 @@ TEST_CASE("an unknown preset name lists the presets there are", "[config]") {
                                        "valid: mesh-box, tiny-cluster, tiny-fp8-cluster, unreadable"));
   const ConfigError standalone = config_error([] { (void)load_model("llama-9000"); });
   CHECK(standalone.key_path() == "model");
-  CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe"));
+  CHECK_THAT(standalone.what(), Catch::EndsWith("(got 'llama-9000'); valid: tiny-dense, tiny-moe-routed, tiny-moe"));
 }
 
 TEST_CASE("a key with an empty value is reported at the key's own line, not the next one", "[config]") {

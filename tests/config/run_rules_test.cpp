@@ -17,6 +17,14 @@ ConfigError run_error(const std::string& name, const std::string& strategy, cons
   CHECK(e.file() == file.string());
   return e;
 }
+
+// The base run with the fixture model preset `model` (fixtures/data/workloads/models) in place of tiny-dense.
+std::string run_yaml_of_model(const std::string& model, const std::string& strategy) {
+  std::string text = run_yaml(strategy);
+  const size_t at = text.find("model: ");
+  text.replace(at, text.find('\n', at) - at, "model: " + (fixture_data() / "workloads/models" / (model + ".yaml")).string());
+  return text;
+}
 }  // namespace
 
 TEST_CASE("the base run of the rule tests is valid", "[config]") {
@@ -166,12 +174,7 @@ TEST_CASE("strategy.keep_in_domain refuses a TP group that spans two nodes, nami
 TEST_CASE("strategy.keep_in_domain refuses an EP group larger than a node", "[config]") {
   // tiny-moe (8 experts) on 8 devices, dp 8: the EP group of 8 is ranks 0-7, two nodes of 4;
   // ep 4 gives groups {0..3} and {4..7}, one node each.
-  const std::string model = "model: " + (fixture_data() / "workloads/models/tiny-moe.yaml").string();
-  auto run = [&](const std::string& strategy) {
-    std::string text = run_yaml(strategy);
-    text.replace(text.find("model: "), text.find('\n', text.find("model: ")) - text.find("model: "), model);
-    return text;
-  };
+  auto run = [](const std::string& strategy) { return run_yaml_of_model("tiny-moe", strategy); };
   const auto bad = write_yaml("keep-ep.yaml", run("strategy: {dp: 8, ep: 8, keep_in_domain: [tp, ep]}"));
   const ConfigError e = config_error([&] { (void)load_run(bad); });
   CHECK(e.key_path() == "strategy.keep_in_domain");
@@ -226,4 +229,25 @@ TEST_CASE("strategy.overlap.ep_comm is refused where there is no EP all-to-all t
   CHECK_THAT(e.what(), Catch::EndsWith("valid: false, or ep > 1 on an MoE model with recompute none or selective, "
                                        "zero_stage 0-2, and pp 1 with schedule 1f1b or pp > 1 with schedule interleaved "
                                        "and virtual_stages >= 2"));
+}
+
+TEST_CASE("strategy.expert_tp 1 carves EP groups out of tp x cp x dp", "[config][expert_tp]") {
+  // tiny-moe-routed (16 routed experts) on 8 devices, tp 2 x dp 4: ep 8 exceeds dp 4, which only
+  // whole experts folded over the tp ranks allow.
+  auto run = [](const std::string& strategy) { return run_yaml_of_model("tiny-moe-routed", strategy); };
+  const RunSpec folded = load_run(write_yaml("fold.yaml", run("strategy: {tp: 2, dp: 4, ep: 8, expert_tp: 1, sequence_parallel: true}")));
+  CHECK(folded.strategy.folds_experts());
+  CHECK(folded.strategy.expert_span() == 8);
+  const ConfigError e = config_error([&] { (void)load_run(write_yaml("unfolded.yaml", run("strategy: {tp: 2, dp: 4, ep: 8, sequence_parallel: true}"))); });
+  CHECK(e.key_path() == "strategy.ep");
+  CHECK_THAT(e.what(), Catch::Contains("must divide dp*cp (4)"));
+  const ConfigError one = config_error([&] { (void)load_run(write_yaml("fold-ep1.yaml", run("strategy: {tp: 2, dp: 4, expert_tp: 1, sequence_parallel: true}"))); });
+  CHECK(one.key_path() == "strategy.expert_tp");
+  CHECK_THAT(one.what(), Catch::Contains("only with expert parallelism"));
+  // tiny-moe's shared expert would stay split over tp beside whole routed experts: not modelled.
+  const ConfigError shared = config_error([&] {
+    (void)load_run(write_yaml("fold-shared.yaml", run_yaml_of_model("tiny-moe", "strategy: {tp: 2, dp: 4, ep: 4, expert_tp: 1, sequence_parallel: true}")));
+  });
+  CHECK(shared.key_path() == "strategy.expert_tp");
+  CHECK_THAT(shared.what(), Catch::Contains("shared experts beside whole routed experts"));
 }

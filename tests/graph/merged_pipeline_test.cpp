@@ -5,18 +5,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <sstream>
 
 #include "sim/analytic/device_memory.hpp"
 #include "sim/analytic/iteration_inputs.hpp"
 #include "sim/analytic/iteration_model.hpp"
 #include "sim/config/run_rules.hpp"
-#include "sim/core/child_process.hpp"
 #include "sim/graph/builder.hpp"
 #include "sim/graph/merged_passes.hpp"
 #include "sim/graph/schedule.hpp"
-#include "sim/replay/fold_plan.hpp"
 #include "sim/strategy/ep_overlap.hpp"
+#include "tests/support/replay_child.hpp"
 #include "tests/support/tiny_model.hpp"
 
 using namespace trainsim;
@@ -39,17 +37,7 @@ int forwards_before_first_backward(const std::vector<ScheduleStep>& steps) {
   return n;
 }
 
-double replayed(const RunSpec& run) {
-  const std::string out = call_in_child([run] {
-    std::ostringstream s;
-    s.precision(17);
-    s << replay_exact(run, build_run_graph(run), Mesh(run.strategy), ReplayOptions{}).iteration_time;
-    return s.str();
-  });
-  return std::stod(out);
-}
-
-double formula(const RunSpec& run) {
+double pipelined_formula(const RunSpec& run) {
   return estimate_iteration(extract_iteration_inputs(run), IterationTheta{}).iteration_time;
 }
 
@@ -97,12 +85,14 @@ TEST_CASE("merged pipelined steps wait for their own inputs, replay without dead
   // The same tasks as the unmerged schedule (receives and sends included), in another order.
   const StageGraph merged = build_stage_graph(run, 1), plain = build_stage_graph(pipelined_ep_run(false), 1);
   CHECK(merged.size() == plain.size());
-  const double with = replayed(run), without = replayed(pipelined_ep_run(false));
+  const RunSpec plain_run = pipelined_ep_run(false);
+  const double with = test::replayed_iteration(run, build_run_graph(run));
+  const double without = test::replayed_iteration(plain_run, build_run_graph(plain_run));
   CHECK(with < without);
   // The formulas see the saving too. On this tiny pipeline (each 256 KiB pipeline message takes a
   // third of a chunk pass) they miss about 6% of the replay's pipeline waits merged or not, so
   // the check is that merging does not take them further from the replay (within one point).
-  const double f_with = formula(run), f_without = formula(pipelined_ep_run(false));
+  const double f_with = pipelined_formula(run), f_without = pipelined_formula(pipelined_ep_run(false));
   CHECK(f_with < f_without);
   CHECK(std::abs(f_with / with - 1) <= std::abs(f_without / without - 1) + 0.01);
   CHECK(f_without == Approx(without).epsilon(0.08));
