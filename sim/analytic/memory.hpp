@@ -18,12 +18,13 @@ struct StateBytesPerParam {
 // The parameters one device holds (after TP/PP/EP splitting) and the groups their state is
 // sharded over. Dense (non-expert) parameters are data-parallel over dp·cp ranks (Megatron's
 // gradient and distributed-optimizer group includes CP); routed-expert parameters over the
-// expert-data-parallel group of dp·cp/ep ranks (ep ranks hold different experts).
+// expert-data-parallel group of dp·cp/ep ranks (tp·dp·cp/ep with folded experts; ep ranks hold different
+// experts).
 struct ModelStateInput {
   double params = 0;           // Ψ: non-expert parameters on this device (count)
   int dp_group = 1;            // N for Ψ: dp·cp
   double expert_params = 0;    // Ψ_e: routed-expert parameters on this device (count)
-  int expert_dp_group = 1;     // N for Ψ_e: dp·cp/ep
+  int expert_dp_group = 1;     // N for Ψ_e: dp·cp/ep (expert_grad_degree)
   int zero_stage = 0;          // 0..3
   bool offload_optimizer = false;  // optimizer states (the K·Ψ term) live in host memory
   StateBytesPerParam per_param;

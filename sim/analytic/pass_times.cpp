@@ -160,10 +160,12 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
 }
 
 // A layer block's collectives, each one launch per pass: the TP reduction (and with SP the
-// all-gather) when tp > 1; the EP dispatch and combine of an MoE block when ep > 1.
+// all-gather) when tp > 1, except in an MoE block of whole experts (strategy.expert_tp 1); the EP
+// dispatch and combine of an MoE block when ep > 1.
 void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   const auto& s = run.strategy;
-  const int tp = s.tp > 1 ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
+  const bool tp_block = s.tp > 1 && !(moe && s.folds_experts());
+  const int tp = tp_block ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
   b.forward_launches.calls += tp + ep;
   b.backward_launches.calls += tp + ep;
   // In issue order the TP launches are counted first (the EP ones are in the issue order already).

@@ -104,6 +104,11 @@ void check_expert_tp(const RunSpec& run, const YamlSource& src) {
   if (run.model.moe.shared_experts > 0)
     src.fail_at(key, "shared experts beside whole routed experts (tp " + str(s.tp) + ") are not modelled",
                 str(s.expert_tp), "0");
+  // The data-parallel work is issued only where dp x cp > 1: expert replicas over the tp ranks alone
+  // would go unreduced.
+  if (s.dp * s.cp == 1 && s.expert_span() / s.ep > 1)
+    src.fail_at(key, "expert data parallelism over the tp ranks alone (dp x cp 1, ep " + str(s.ep) + " < tp " +
+                         str(s.tp) + ") is not modelled", str(s.expert_tp), "0, or ep = tp, or dp x cp > 1");
 }
 
 // Expert parallelism needs experts, and groups carved out of dp*cp (tp*cp*dp when the experts fold
@@ -180,7 +185,8 @@ void check_ep_overlap(const RunSpec& run, const YamlSource& src) {
 // strategy.defer_output_wgrad: the weight gradients wait for a pipeline flush, which the schedule must
 // have and must not already fill with its own weight-gradient passes; Megatron-Core also needs them
 // accumulated by the GEMM itself (ModelParallelConfig refuses the deferral without
-// gradient_accumulation_fusion). Combined 1F1B needs pp 1, refused here first.
+// gradient_accumulation_fusion). Combined 1F1B's merged steps run the output layer's backward whole: the
+// pair is not modelled.
 void check_output_wgrad_deferral(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   if (s.defer_output_wgrad == 0) return;
@@ -188,11 +194,12 @@ void check_output_wgrad_deferral(const RunSpec& run, const YamlSource& src) {
   if (s.pp == 1) obstacle = "needs a pipeline (pp > 1): without one there is no flush to hide them in";
   else if (s.schedule == "zb-h1") obstacle = "cannot combine with zb-h1, which schedules weight gradients itself";
   else if (!s.grad_accumulation_fusion) obstacle = "needs grad_accumulation_fusion (Megatron-Core's requirement)";
+  else if (merges_ep_passes(run)) obstacle = "is not modelled with EP overlap (overlap.ep_comm: merged 1F1B steps)";
   if (obstacle.empty()) return;
   src.fail_at("strategy.defer_output_wgrad", "deferring the output layer's weight gradients " + obstacle,
               str(s.defer_output_wgrad),
-              "0, or a count of micro-batches with pp > 1, schedule 1f1b, gpipe or interleaved and "
-              "grad_accumulation_fusion true");
+              "0, or a count of micro-batches with pp > 1, schedule 1f1b, gpipe or interleaved, "
+              "grad_accumulation_fusion true and overlap.ep_comm false");
 }
 
 }  // namespace

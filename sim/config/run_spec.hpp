@@ -103,7 +103,8 @@ struct OverlapSpec {
   bool tp_comm = false;           // TP collectives overlap GEMMs (comm/GEMM overlap kernels)
   bool pp_comm = true;            // PP sends/receives overlap compute
   // EP all-to-alls of one micro-batch overlap another's compute: Megatron-Core's combined 1F1B
-  // (--overlap-moe-expert-parallel-comm), without pipelining or interleaved (sim/graph/merged_passes.hpp).
+  // (--overlap-moe-expert-parallel-comm): pp 1 with 1f1b, or interleaved with virtual_stages >= 2
+  // (sim/graph/merged_passes.hpp).
   bool ep_comm = false;
   // The backward's weight-gradient GEMM of a column-parallel layer runs beside the TP reduction of its
   // input gradient (Megatron-LM's asynchronous TP all-reduce, `async_tensor_model_parallel_allreduce`,

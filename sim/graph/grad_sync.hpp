@@ -8,7 +8,8 @@
 //    iteration's forward — in a one-iteration replay it is issued at the start and each chunk's
 //    first forward waits for it (the steady state); without, it follows the optimizer, exposed.
 //  - With expert parallelism (ep > 1) the routed experts' gradients and weights fill buckets of
-//    their own, reduced and gathered over the expert data-parallel group (cp*dp/ep ranks, Dim::kEdp;
+//    their own, reduced and gathered over the expert data-parallel group (cp*dp/ep ranks, tp*cp*dp/ep
+//    with folded experts, Dim::kEdp;
 //    nothing when that is one rank), as Megatron-Core's DistributedDataParallel keeps its expert
 //    buffers apart (megatron/core/distributed/distributed_data_parallel.py: expert_parallel_buffers,
 //    reduced over the expert data-parallel group); both kinds share the DP stream in the order

@@ -74,7 +74,7 @@ std::vector<Kernel> expert_kernels(const ModelSpec& m, const Shard& sh, bool bac
 
 }  // namespace
 
-int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, sh.etp); }
+int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, expert_tp_of(sh)); }
 
 int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {
   const double rows = sh.expert_load * static_cast<double>(expert_input_tokens(sh)) * m.moe.top_k *

@@ -14,7 +14,7 @@ ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int e
   Shard sh;
   sh.tp = tp;
   sh.ep = ep;
-  sh.etp = etp == 0 ? tp : etp;
+  sh.etp = etp;
   const int64_t h = m.hidden;
   const int64_t d = head_dim_of(m);
   const int64_t q = local_heads(m, sh) * d;
@@ -35,7 +35,7 @@ ParamCount layer_params_split(const ModelSpec& m, int layer_index, int tp, int e
   }
   if (is_moe_layer(m, layer_index)) {
     const int64_t expert_ffn = m.moe.expert_ffn_hidden;
-    p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, sh.etp);
+    p.moe_experts = local_experts(m, sh) * mats * h * ceil_div(expert_ffn, expert_tp_of(sh));
     p.moe_shared = mats * h * ceil_div(static_cast<int64_t>(m.moe.shared_experts) * expert_ffn, tp);
     p.router = h * m.moe.experts;
   } else {

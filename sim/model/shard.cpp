@@ -58,7 +58,9 @@ int64_t sequence_tokens(const Shard& sh) {
 
 bool sp_gathers(const Shard& sh) { return sh.sequence_parallel && sh.tp > 1; }
 
-bool experts_fold_tp(const Shard& sh) { return sh.etp < sh.tp; }
+bool experts_fold_tp(const Shard& sh) { return sh.etp > 0 && sh.etp < sh.tp; }
+
+int expert_tp_of(const Shard& sh) { return sh.etp > 0 ? sh.etp : sh.tp; }
 
 int64_t expert_input_tokens(const Shard& sh) { return experts_fold_tp(sh) ? sequence_tokens(sh) : gemm_tokens(sh); }
 

@@ -19,7 +19,7 @@ struct Shard {
   bool sequence_parallel = false;  // Megatron SP: norms/residuals run on b*s/t tokens
   int cp = 1;                      // context-parallel degree
   int ep = 1;                      // expert-parallel degree (routed experts split over ep devices)
-  int etp = 1;                     // expert tensor-parallel degree: each expert's width split over etp (tp or 1)
+  int etp = 0;                     // expert tensor-parallel degree: each expert's width split over etp; 0 = tp
   double expert_load = 1;          // routed rows per local expert over an even share (RunSpec::expert_load)
   bool per_expert_gemms = false;   // grouped expert GEMMs run as one kernel per local expert (framework)
   // The alltoall dispatcher sorts received chunks into expert order and back (RunSpec MoeRouting::
@@ -73,6 +73,8 @@ struct Shard {
 [[nodiscard]] int64_t expert_input_tokens(const Shard& sh);
 // Whether the MoE block runs without TP collectives: whole experts on sequence-parallel tokens.
 [[nodiscard]] bool experts_fold_tp(const Shard& sh);
+// The degree each routed expert's width is split over: etp, or tp when etp is 0.
+[[nodiscard]] int expert_tp_of(const Shard& sh);
 // Query heads on this device: heads / tp. Throws StrategyError when tp does not divide heads.
 [[nodiscard]] int64_t local_heads(const ModelSpec& m, const Shard& sh);
 // Key/value heads on this device: kv_heads / tp; when there are fewer kv heads than tp ranks

@@ -3,7 +3,8 @@
 //
 // Folding data-parallel replicas keeps the replicas with dp index < replicas_kept(): one for
 // dense models; for MoE models enough that every expert-parallel group is whole (EP groups are
-// carved out of cp*dp). Folding tensor parallelism keeps tp rank 0. Every folded device P
+// carved out of cp*dp, or tp*cp*dp with folded experts). Folding tensor parallelism keeps tp rank 0
+// (declined where EP groups span the tp ranks). Every folded device P
 // mirrors one replayed device, owner(P) (same coordinates, dp taken modulo replicas_kept, tp
 // 0): replicas start together and the platform treats them alike, so P does at every moment
 // what owner(P) does, and P's links carry what owner(P)'s links carry. The replay issues each

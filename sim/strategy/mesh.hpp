@@ -2,15 +2,17 @@
 // of every rank along every dimension. The order is configurable (mesh_order, fastest-varying
 // first); Megatron's default "tp-cp-ep-dp-pp" keeps TP groups inside a node.
 // EP groups are carved out of the data-parallel dimension (ep divides dp*cp): ranks that share
-// (pp, tp) and the same expert-data-parallel index form an EP group.
+// (pp, tp) and the same expert-data-parallel index form an EP group. With whole experts folded over
+// the tp ranks (StrategySpec::folds_experts, expert_tp 1) they are carved out of tp*cp*dp instead.
 //
 // Rank layout: only tp, cp, dp and pp place ranks (their product is the device count). For a
-// rank with combined index i = cp_idx + cp * dp_idx, its EP group is the ep consecutive values
-// of i that share i / ep, and its EP coordinate is i % ep (Megatron-Core's expert mesh, where
-// the expert data-parallel degree is cp*dp/ep). The expert-data-parallel (edp) group of a rank is
-// the cp*dp/ep ranks that hold the same experts: same (pp, tp), the same EP coordinate, one from
-// each EP group (Megatron-Core's expert data-parallel group, over which the routed experts'
-// gradients are reduced and their ZeRO shards gathered).
+// rank with expert index i = cp_idx + cp * dp_idx (folded: tp_idx + tp * (cp_idx + cp * dp_idx)),
+// its EP group is the ep consecutive values of i that share i / ep, and its EP coordinate is i % ep
+// (Megatron-Core's expert mesh, where the expert data-parallel degree is expert_span/ep). The
+// expert-data-parallel (edp) group of a rank is the expert_span/ep ranks that hold the same experts:
+// same pp (and tp, unless folded), the same EP coordinate, one from each EP group (Megatron-Core's
+// expert data-parallel group, over which the routed experts' gradients are reduced and their ZeRO
+// shards gathered).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -21,7 +23,8 @@
 
 namespace trainsim {
 
-// kEdp and kDpCp place no ranks (like kEp they are carved out of cp x dp) and never appear in a
+// kEdp and kDpCp place no ranks (like kEp they are carved out of cp x dp, kEp and kEdp out of tp x cp x
+// dp with folded experts) and never appear in a
 // mesh_order. kDpCp is the whole cp x dp set of a (tp, pp) position: the ranks that hold the same
 // parameters (Megatron-Core's data-parallel group with context parallelism, over which gradients
 // are reduced and the distributed optimizer shards).

@@ -250,4 +250,20 @@ TEST_CASE("strategy.expert_tp 1 carves EP groups out of tp x cp x dp", "[config]
   });
   CHECK(shared.key_path() == "strategy.expert_tp");
   CHECK_THAT(shared.what(), Catch::Contains("shared experts beside whole routed experts"));
+  // tp 4 x pp 2 with dp 1 and ep 2: two expert replicas over the tp ranks alone, which no DP work reduces.
+  const ConfigError alone = config_error([&] {
+    (void)load_run(write_yaml("fold-dp1.yaml", run("strategy: {tp: 4, pp: 2, ep: 2, expert_tp: 1, sequence_parallel: true}")));
+  });
+  CHECK(alone.key_path() == "strategy.expert_tp");
+  CHECK_THAT(alone.what(), Catch::Contains("over the tp ranks alone"));
+}
+
+TEST_CASE("deferred output weight gradients are refused beside EP overlap", "[config][ep_overlap]") {
+  const ConfigError e = config_error([&] {
+    (void)load_run(write_yaml("defer-ep.yaml", run_yaml_of_model("tiny-moe-routed",
+        "strategy: {pp: 2, dp: 4, ep: 2, schedule: interleaved, virtual_stages: 2, defer_output_wgrad: 1, "
+        "overlap: {ep_comm: true}}")));
+  });
+  CHECK(e.key_path() == "strategy.defer_output_wgrad");
+  CHECK_THAT(e.what(), Catch::Contains("not modelled with EP overlap"));
 }
