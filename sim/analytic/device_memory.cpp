@@ -9,7 +9,6 @@
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
-#include "sim/strategy/ep_overlap.hpp"
 #include "sim/strategy/mesh.hpp"
 #include "sim/strategy/schedule_shape.hpp"
 #include "sim/strategy/stage_layout.hpp"
@@ -149,7 +148,7 @@ double largest_layer_params(const RunSpec& run, const std::vector<int>& layers) 
   double largest = 0;
   for (int l : layer_kinds(run.model, layers))
     largest = std::max(largest, static_cast<double>(
-                                    layer_params_on_device(run.model, l, run.strategy.tp, run.strategy.ep, run.strategy.expert_tp_degree()).total()));
+                                    layer_params_on_device(run.model, l, run.strategy).total()));
   return largest;
 }
 
@@ -163,7 +162,7 @@ DeviceMemory memory_of_stage(const RunSpec& run, const ScheduleClosedForm& sched
   out.recompute_transient = recompute_transient(run, sh, st.layers);
   const Bytes activations =
       stage_activations(run, sh, schedule, stage, st, out.peak_in_flight) + out.recompute_transient;
-  const ParamCount held = device_params(run.model, st.layers, st.first, st.last, s.tp, s.ep, s.expert_tp_degree());
+  const ParamCount held = device_params(run.model, st.layers, st.first, st.last, s);
   out.params = static_cast<double>(held.total());
   const Bytes comm = comm_buffer_bytes(s.dp * s.cp, s.grad_bucket_size, s.zero_stage,
                                        largest_layer_params(run, st.layers), activation_element_bytes(run.precision));

@@ -16,16 +16,16 @@ namespace trainsim {
 LayerParams layer_params_of(const RunSpec& run) {
   const auto& s = run.strategy;
   LayerParams p;
-  p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s.tp, s.ep, s.expert_tp_degree()).embedding);
+  p.embedding = static_cast<double>(device_params(run.model, {}, true, false, s).embedding);
   for (int l = 0; l < run.model.layers + run.model.mtp_layers; ++l) {
-    const ParamCount c = layer_params_on_device(run.model, l, s.tp, s.ep, s.expert_tp_degree());
+    const ParamCount c = layer_params_on_device(run.model, l, s);
     // The first MTP layer's gradients complete with the embedding copy its module reads
     // (sim/graph/layer_tasks.cpp layer_params).
     const double copy = l == run.model.layers ? static_cast<double>(mtp_embedding_copy_params(run.model, s.tp, s.pp)) : 0;
     p.layer.push_back(static_cast<double>(c.total()) + copy);
     p.expert.push_back(static_cast<double>(c.expert()));
   }
-  p.output = static_cast<double>(device_params(run.model, {}, false, true, s.tp, s.ep, s.expert_tp_degree()).total());
+  p.output = static_cast<double>(device_params(run.model, {}, false, true, s).total());
   return p;
 }
 

@@ -25,6 +25,7 @@
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 #include "sim/strategy/ep_overlap.hpp"
+#include "sim/strategy/schedule_shape.hpp"
 
 namespace trainsim {
 namespace {

@@ -104,7 +104,7 @@ StageCompute stage_compute(const RunSpec& run, const BlockTimes& t, const std::v
     out.deferred_wgrad = run.deferred_output_wgrads() * t.output.weight_grad;
     out.weight_grad -= out.deferred_wgrad / run.microbatches();
   }
-  const ParamCount device = device_params(run.model, layers, first, last, s.tp, s.ep, s.expert_tp_degree());
+  const ParamCount device = device_params(run.model, layers, first, last, s);
   out.params = static_cast<double>(device.total());
   const double shard = zero_shard_fraction(device, s);
   const StepCost step = optimizer_step_cost(run, device, shard);

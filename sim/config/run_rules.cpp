@@ -106,7 +106,7 @@ void check_expert_tp(const RunSpec& run, const YamlSource& src) {
                 str(s.expert_tp), "0");
   // The data-parallel work is issued only where dp x cp > 1: expert replicas over the tp ranks alone
   // would go unreduced.
-  if (s.dp * s.cp == 1 && s.expert_span() / s.ep > 1)
+  if (s.dp * s.cp == 1 && s.expert_dp() > 1)
     src.fail_at(key, "expert data parallelism over the tp ranks alone (dp x cp 1, ep " + str(s.ep) + " < tp " +
                          str(s.tp) + ") is not modelled", str(s.expert_tp), "0, or ep = tp, or dp x cp > 1");
 }

@@ -127,6 +127,8 @@ struct StrategySpec {
   [[nodiscard]] bool folds_experts() const { return expert_tp_degree() == 1 && tp > 1; }
   // The ranks of one pipeline stage that EP x expert-DP partition: dp*cp, or tp*cp*dp when folded.
   [[nodiscard]] int expert_span() const { return (folds_experts() ? tp : 1) * cp * dp; }
+  // The expert data-parallel degree: ranks of the span holding the same experts (expert_span / ep).
+  [[nodiscard]] int expert_dp() const { return expert_span() / ep; }
   bool sequence_parallel = false;                // Megatron SP: RS + AG instead of all-reduce
   std::string schedule = "1f1b";                 // registered pipeline schedule (trainsim list schedules)
   int virtual_stages = 1;                        // model chunks per pipeline rank (interleaved)

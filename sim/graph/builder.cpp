@@ -10,6 +10,7 @@
 #include "sim/model/params.hpp"
 #include "sim/model/shard.hpp"
 #include "sim/strategy/ep_overlap.hpp"
+#include "sim/strategy/schedule_shape.hpp"
 
 namespace trainsim {
 namespace {
@@ -51,7 +52,7 @@ ParamCount stage_params(const RunSpec& run, int stage) {
     first = first || c.has_embedding;
     last = last || c.has_output;
   }
-  return device_params(run.model, stage_layers(chunks), first, last, s.tp, s.ep, s.expert_tp_degree());
+  return device_params(run.model, stage_layers(chunks), first, last, s);
 }
 
 StageGraph build_stage_graph(const RunSpec& run, int stage) {

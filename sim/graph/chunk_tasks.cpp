@@ -63,7 +63,7 @@ bool recomputes(const BuildContext& ctx, int chunk, int layer) {
 void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   const ChunkLayers& c = ctx.chunks[static_cast<size_t>(chunk)];
   begin_pass(ctx, false);
-  if (!c.has_embedding) add_recv(ctx, -1, mb, "pp.recv_activation");
+  add_pass_input(ctx, c, mb, false);
   if (c.has_embedding)
     emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), mb, -1,
                        TaskRole::kForward);
@@ -75,8 +75,8 @@ void emit_chunk_forward(BuildContext& ctx, int chunk, int mb) {
   }
   if (c.has_output)
     emit_block_forward(ctx, ctx.kernels.output, forward_rules(ctx, ctx.kernels.output), mb, -1, TaskRole::kForward);
-  end_pass(ctx, c.has_output ? 0 : 1, forward_instructions(c.has_embedding, c.has_output), mb);
-  if (!c.has_output) add_send(ctx, +1, mb, "pp.send_activation");
+  end_pass(ctx, sends_output(c, false) ? 1 : 0, forward_instructions(c.has_embedding, c.has_output), mb);
+  add_pass_output(ctx, c, mb, false);
 }
 
 void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part, bool final_pass) {
@@ -84,7 +84,7 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
   const bool input_grads = part != BackwardPart::kWeightGrad;
   const bool weight_grads = part != BackwardPart::kInputGrad;
   begin_pass(ctx, true);
-  if (input_grads && !c.has_output) add_recv(ctx, +1, mb, "pp.recv_gradient");
+  if (input_grads) add_pass_input(ctx, c, mb, true);
   if (c.has_output) {
     // strategy.defer_output_wgrad: the first micro-batches' weight gradients wait for the flush, where
     // the output layer's gradient then completes (emit_deferred_output_wgrads).
@@ -112,9 +112,9 @@ void emit_chunk_backward(BuildContext& ctx, int chunk, int mb, BackwardPart part
                                          -1, part);
     if (final_pass && weight_grads) grad_ready(ctx, chunk, {t, ctx.kernels.embedding_params, 0}, mb);
   }
-  const bool sends = input_grads && !c.has_embedding;
+  const bool sends = input_grads && sends_output(c, true);
   end_pass(ctx, sends ? 1 : 0, backward_instructions(c.has_embedding, c.has_output), mb);
-  if (sends) add_send(ctx, -1, mb, "pp.send_gradient");
+  if (sends) add_pass_output(ctx, c, mb, true);
 }
 
 void emit_deferred_output_wgrads(BuildContext& ctx) {

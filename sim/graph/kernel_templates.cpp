@@ -131,7 +131,7 @@ int first_layer_of_kind(const ModelSpec& m, bool moe) {
 double params_of_layer(const RunSpec& run, int layer) {
   if (layer < 0) return 0;
   const auto& s = run.strategy;
-  return static_cast<double>(device_params(run.model, {layer}, false, false, s.tp, s.ep, s.expert_tp_degree()).total());
+  return static_cast<double>(device_params(run.model, {layer}, false, false, s).total());
 }
 
 }  // namespace
@@ -181,15 +181,15 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   k.moe_layer_params = params_of_layer(run, first_layer_of_kind(m, true));
   if (m.is_moe()) {
     const int moe = first_layer_of_kind(m, true);
-    k.moe_layer_expert_params = static_cast<double>(device_params(m, {moe}, false, false, s.tp, s.ep, s.expert_tp_degree()).expert());
+    k.moe_layer_expert_params = static_cast<double>(device_params(m, {moe}, false, false, s).expert());
   }
   if (m.mtp_layers > 0) {
     k.mtp_layer_params = params_of_layer(run, m.layers);
-    k.mtp_layer_expert_params = static_cast<double>(device_params(m, {m.layers}, false, false, s.tp, s.ep, s.expert_tp_degree()).expert());
+    k.mtp_layer_expert_params = static_cast<double>(device_params(m, {m.layers}, false, false, s).expert());
   }
-  const ParamCount first = device_params(m, {}, true, false, s.tp, s.ep, s.expert_tp_degree());
+  const ParamCount first = device_params(m, {}, true, false, s);
   k.mtp_embedding_params = static_cast<double>(mtp_embedding_copy_params(m, s.tp, s.pp));
-  const ParamCount last = device_params(m, {}, false, true, s.tp, s.ep, s.expert_tp_degree());
+  const ParamCount last = device_params(m, {}, false, true, s);
   k.embedding_params = static_cast<double>(first.embedding);
   k.output_params = static_cast<double>(last.total());
   return k;

@@ -101,8 +101,8 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
   const int fmb = forward.microbatch, bmb = backward.microbatch;
   // Pipelined, each pass waits for its own input from the neighbouring stage: the forward for the
   // activation from the stage before, the backward for the gradient from the stage after.
-  if (!fc.has_embedding) in_lane(ctx, f, [&] { add_recv(ctx, -1, fmb, "pp.recv_activation"); });
-  if (!bc.has_output) in_lane(ctx, b, [&] { add_recv(ctx, +1, bmb, "pp.recv_gradient"); });
+  in_lane(ctx, f, [&] { add_pass_input(ctx, fc, fmb, false); });
+  in_lane(ctx, b, [&] { add_pass_input(ctx, bc, bmb, true); });
   if (fc.has_embedding)
     in_lane(ctx, f, [&] {
       emit_block_forward(ctx, ctx.kernels.embedding, forward_rules(ctx, ctx.kernels.embedding), fmb, -1,
@@ -139,12 +139,11 @@ void emit_merged_passes(BuildContext& ctx, const ScheduleStep& forward, const Sc
   ctx.pending = f.pending;
   ctx.pending.insert(ctx.pending.end(), b.pending.begin(), b.pending.end());
   // Both outputs leave after the merged step, as Megatron-Core sends them together after it.
-  const bool send_activation = !fc.has_output, send_gradient = !bc.has_embedding;
-  end_pass(ctx, (send_activation ? 1 : 0) + (send_gradient ? 1 : 0),
+  end_pass(ctx, (sends_output(fc, false) ? 1 : 0) + (sends_output(bc, true) ? 1 : 0),
            forward_instructions(fc.has_embedding, fc.has_output) + backward_instructions(bc.has_embedding, bc.has_output),
            fmb);
-  if (send_activation) add_send(ctx, +1, fmb, "pp.send_activation");
-  if (send_gradient) add_send(ctx, -1, bmb, "pp.send_gradient");
+  add_pass_output(ctx, fc, fmb, false);
+  add_pass_output(ctx, bc, bmb, true);
 }
 
 }  // namespace trainsim

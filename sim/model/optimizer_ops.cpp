@@ -31,9 +31,8 @@ double zero_shard_fraction(const ParamCount& device, const StrategySpec& s) {
   const double replicas = s.dp * s.cp;  // the data-parallel group with context parallelism
   if (s.ep <= 1 || total <= 0) return 1.0 / replicas;
   const double expert = static_cast<double>(device.expert());
-  // The experts' state is sharded over the expert data-parallel group (expert_span / ep ranks).
-  const double expert_replicas = static_cast<double>(s.expert_span()) / s.ep;
-  return ((total - expert) / replicas + expert / expert_replicas) / total;
+  // The experts' state is sharded over the expert data-parallel group.
+  return ((total - expert) / replicas + expert / s.expert_dp()) / total;
 }
 
 std::vector<Kernel> iteration_step(const ParamCount& device, double zero_sharded_fraction, const Shard& sh,

@@ -74,6 +74,15 @@ ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, i
   return layer_params_split(m, layer_index, tp, ep, etp);
 }
 
+ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, const StrategySpec& s) {
+  return layer_params_split(m, layer_index, s.tp, s.ep, s.expert_tp_degree());
+}
+
+ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage, bool last_stage,
+                         const StrategySpec& s) {
+  return device_params(m, layers, first_stage, last_stage, s.tp, s.ep, s.expert_tp_degree());
+}
+
 ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
                          bool last_stage, int tp, int ep, int etp) {
   // A layer's parameters depend on its index only through whether it is an MoE layer (or an MTP layer):

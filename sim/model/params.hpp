@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/config/model_spec.hpp"
+#include "sim/config/run_spec.hpp"
 
 namespace trainsim {
 
@@ -60,6 +61,10 @@ struct ParamCount {
 [[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, int tp, int ep, int etp = 0);
 [[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers,
                                        bool first_stage, bool last_stage, int tp, int ep, int etp = 0);
+// The same with the strategy's tp, ep and expert tensor degree.
+[[nodiscard]] ParamCount layer_params_on_device(const ModelSpec& m, int layer_index, const StrategySpec& s);
+[[nodiscard]] ParamCount device_params(const ModelSpec& m, const std::vector<int>& layers, bool first_stage,
+                                       bool last_stage, const StrategySpec& s);
 
 // Tied embeddings split over pipeline stages (or the embedding a model's MTP modules read on the last
 // stage: Megatron-Core keeps a copy there and sums the same way, _get_shared_word_embedding_weight in

@@ -14,10 +14,9 @@
 
 namespace trainsim {
 
-// An EP group spans ep expert indices, cp (tp x cp with folded experts) of them in each data-parallel replica.
+// An EP group spans ep expert indices, expert_span / dp of them (cp, tp x cp when folded) in each replica.
 int replicas_kept(const StrategySpec& strategy) {
-  const int inner = (strategy.folds_experts() ? strategy.tp : 1) * strategy.cp;
-  return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, inner) : 1;
+  return strategy.ep > 1 ? strategy.ep / std::gcd(strategy.ep, strategy.expert_span() / strategy.dp) : 1;
 }
 
 std::vector<int> fold_owners(const Mesh& mesh, const StrategySpec& strategy, const ReplayOptions& options) {

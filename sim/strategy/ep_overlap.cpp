@@ -1,5 +1,7 @@
 #include "sim/strategy/ep_overlap.hpp"
 
+#include "sim/strategy/schedule_shape.hpp"
+
 namespace trainsim {
 
 std::string ep_overlap_obstacle(const RunSpec& run) {
@@ -15,13 +17,6 @@ std::string ep_overlap_obstacle(const RunSpec& run) {
 }
 
 bool merges_ep_passes(const RunSpec& run) { return run.strategy.overlap.ep_comm && ep_overlap_obstacle(run).empty(); }
-
-PipelineShape pipeline_shape(const RunSpec& run) {
-  const auto& s = run.strategy;
-  PipelineShape shape{s.pp, static_cast<int>(run.microbatches()), s.virtual_stages};
-  shape.extra_warmup = s.pp > 1 && merges_ep_passes(run) ? 1 : 0;
-  return shape;
-}
 
 int merged_steps(const RunSpec& run, int stage) {
   if (!merges_ep_passes(run)) return 0;

@@ -12,7 +12,6 @@
 #include <string>
 
 #include "sim/config/run_spec.hpp"
-#include "sim/strategy/schedule_shape.hpp"
 
 namespace trainsim {
 
@@ -20,8 +19,6 @@ namespace trainsim {
 [[nodiscard]] std::string ep_overlap_obstacle(const RunSpec& run);
 // overlap.ep_comm is on and nothing stands in its way.
 [[nodiscard]] bool merges_ep_passes(const RunSpec& run);
-// The run's pipeline shape (p, m, v), with the warm-up forward merged passes add when pipelined.
-[[nodiscard]] PipelineShape pipeline_shape(const RunSpec& run);
 // Merged steps stage `stage` runs per iteration: its 1F1B steps, each a forward and a backward.
 // Without pipelining the first forward and the last backward run alone, the m - 1 pairs in between
 // (backward i with forward i + 1) merge; with pipelining the steps after the warm-up (m v - warm-up).

@@ -72,7 +72,7 @@ Mesh::Mesh(const StrategySpec& s) : order_(parse_mesh_order(s.mesh_order)) {
   degree_[idx(Dim::kDp)] = s.dp;
   degree_[idx(Dim::kPp)] = s.pp;
   experts_fold_tp_ = s.folds_experts();
-  degree_[idx(Dim::kEdp)] = s.ep >= 1 && s.expert_span() % s.ep == 0 ? s.expert_span() / s.ep : 1;
+  degree_[idx(Dim::kEdp)] = s.ep >= 1 && s.expert_span() % s.ep == 0 ? s.expert_dp() : 1;
   degree_[idx(Dim::kDpCp)] = s.cp * s.dp;
   for (Dim d : kAllDims) {
     if (degree_[idx(d)] < 1) {
@@ -112,12 +112,13 @@ int Mesh::expert_index(const Coord& c) const {
   return experts_fold_tp_ ? c[Dim::kTp] + degree(Dim::kTp) * dense : dense;
 }
 
-// The rank of expert index `index` in the stage and replica of `rank` (at coordinates c).
-int Mesh::expert_member(int rank, const Coord& c, int index) const {
-  const int tp = experts_fold_tp_ ? degree(Dim::kTp) : 1, cp = degree(Dim::kCp);
+// The rank at combined index `index` of the (cp, dp) positions, cp fastest, that share rank's (pp, tp); with
+// `over_tp`, of the (tp, cp, dp) positions that share its pp, tp fastest.
+int Mesh::combined_member(int rank, const Coord& c, int index, bool over_tp) const {
+  const int tp = over_tp ? degree(Dim::kTp) : 1, cp = degree(Dim::kCp);
   const int tp_stride = stride_[idx(Dim::kTp)], cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
   int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
-  if (experts_fold_tp_) base -= c[Dim::kTp] * tp_stride;
+  if (over_tp) base -= c[Dim::kTp] * tp_stride;
   const int t = index % tp, rest = index / tp;
   return base + t * tp_stride + (rest % cp) * cp_stride + (rest / cp) * dp_stride;
 }
@@ -142,9 +143,7 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
     return members;
   }
   if (d == Dim::kDpCp) {  // every combined (cp, dp) index, cp fastest
-    const int cp = degree(Dim::kCp), cp_stride = stride_[idx(Dim::kCp)], dp_stride = stride_[idx(Dim::kDp)];
-    const int base = rank - c[Dim::kCp] * cp_stride - c[Dim::kDp] * dp_stride;
-    for (int k = 0; k < degree(d); ++k) members.push_back(base + (k % cp) * cp_stride + (k / cp) * dp_stride);
+    for (int k = 0; k < degree(d); ++k) members.push_back(combined_member(rank, c, k, false));
     return members;
   }
   // Expert indices: an EP group is ep consecutive ones, an edp group those congruent modulo ep (one
@@ -152,7 +151,7 @@ std::vector<int> Mesh::group(int rank, Dim d) const {
   const int ep = degree(Dim::kEp), index = expert_index(c);
   const int first = d == Dim::kEp ? index / ep * ep : index % ep;
   const int step = d == Dim::kEp ? 1 : ep;
-  for (int j = 0, k = first; j < degree(d); ++j, k += step) members.push_back(expert_member(rank, c, k));
+  for (int j = 0, k = first; j < degree(d); ++j, k += step) members.push_back(combined_member(rank, c, k, experts_fold_tp_));
   return members;
 }
 

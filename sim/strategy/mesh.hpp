@@ -66,7 +66,7 @@ class Mesh {
   bool experts_fold_tp_ = false;     // EP and expert-DP groups carved out of tp*cp*dp (StrategySpec::folds_experts)
   // The expert index of a rank's (tp, cp, dp) position (tp fastest, when folded), and back.
   int expert_index(const Coord& c) const;
-  int expert_member(int rank, const Coord& c, int index) const;
+  int combined_member(int rank, const Coord& c, int index, bool over_tp) const;
 };
 
 // The group over which the routed experts' gradients are reduced and their ZeRO shards gathered
@@ -75,7 +75,7 @@ class Mesh {
 [[nodiscard]] inline Dim expert_grad_dim(const StrategySpec& s) { return s.ep > 1 ? Dim::kEdp : Dim::kDpCp; }
 // Its size: cp*dp/ep with ep > 1 (tp*cp*dp/ep with folded experts; 1: nothing to reduce), else cp*dp.
 [[nodiscard]] inline int expert_grad_degree(const StrategySpec& s) {
-  return s.ep > 1 ? s.expert_span() / s.ep : s.cp * s.dp;
+  return s.ep > 1 ? s.expert_dp() : s.cp * s.dp;
 }
 
 // `params` parameters, `experts` of them routed experts', split as the data-parallel collectives move

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
+#include "sim/strategy/ep_overlap.hpp"
 
 namespace trainsim {
 namespace {
@@ -77,6 +78,13 @@ double zb_h1_bubble(const PipelineShape& s, const ChunkPassTimes& t) {
 }
 
 }  // namespace
+
+PipelineShape pipeline_shape(const RunSpec& run) {
+  const auto& s = run.strategy;
+  PipelineShape shape{s.pp, run.microbatches(), s.virtual_stages};
+  shape.extra_warmup = s.pp > 1 && merges_ep_passes(run) ? 1 : 0;
+  return shape;
+}
 
 const std::vector<ScheduleClosedForm>& schedule_closed_forms() {
   static const std::vector<ScheduleClosedForm> all = {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/run_spec.hpp"
+
 namespace trainsim {
 
 struct PipelineShape {
@@ -19,6 +21,10 @@ struct PipelineShape {
   // combined 1F1B with virtual stages runs one more (sim/strategy/ep_overlap.hpp); 0 otherwise.
   int extra_warmup = 0;
 };
+
+// A run's pipeline shape: its p, m and v, and the warm-up forward combined 1F1B adds when pipelined
+// (strategy.overlap.ep_comm, sim/strategy/ep_overlap.hpp).
+[[nodiscard]] PipelineShape pipeline_shape(const RunSpec& run);
 
 // Time of one pass of one micro-batch through one model chunk on one stage, seconds.
 struct ChunkPassTimes {

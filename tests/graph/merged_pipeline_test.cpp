@@ -14,6 +14,7 @@
 #include "sim/graph/merged_passes.hpp"
 #include "sim/graph/schedule.hpp"
 #include "sim/strategy/ep_overlap.hpp"
+#include "sim/strategy/schedule_shape.hpp"
 #include "tests/support/replay_child.hpp"
 #include "tests/support/tiny_model.hpp"
 
