@@ -31,8 +31,11 @@ double wgrad_run_after(const std::vector<Kernel>& bwd, int index, const RunSpec&
 
 bool is_expert(const Kernel& k) { return k.name.rfind("moe_expert", 0) == 0; }
 
-// A GEMM that bounds the TP region (not one of MLA's duplicated down-projections; sim/graph's BlockMarks).
-bool tp_region_gemm(const Kernel& k) { return k.cls == KernelClass::kGemm && !tp_local_gemm(k.name); }
+// A GEMM that bounds the TP region (not one of MLA's duplicated down-projections, nor in an MoE block of
+// whole experts over the tp ranks one outside its shared experts; sim/graph's BlockMarks).
+bool tp_region_gemm(const Kernel& k, bool whole_experts) {
+  return k.cls == KernelClass::kGemm && !tp_local_gemm(k.name) && moe_gemm_in_tp_region(k.name, whole_experts);
+}
 
 // A pass's first and last expert kernels ("moe_expert...", among the kernels that are not weight
 // gradients, as the graph builder's marks; the last is the last expert GEMM unless an eager expert
@@ -104,8 +107,9 @@ Launches launches(const std::vector<Kernel>& kernels) {
 }
 
 // `exchange`: one EP exchange's time where the experts wait for it (exchange_seconds).
+// `whole_experts`: an MoE block of whole experts over the tp ranks (experts_fold_tp).
 BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bwd, const RunSpec& run,
-                          Seconds exchange) {
+                          Seconds exchange, bool whole_experts = false) {
   if (!run.strategy.grad_accumulation_fusion)
     bwd = with_unfused_grad_accumulation(bwd, activation_element_bytes(run.precision), gradient_element_bytes(run));
   const AcceleratorSpec& acc = run.platform.accelerator;
@@ -115,14 +119,14 @@ BlockPassTimes pass_times(const std::vector<Kernel>& fwd, std::vector<Kernel> bw
   for (size_t i = 0; i < bwd.size(); ++i) {
     const Seconds time = kernel_time(bwd[i], acc);
     (bwd[i].weight_grad ? t.weight_grad : t.backward_input) += time;
-    if (bwd[i].weight_grad || !tp_region_gemm(bwd[i])) continue;
+    if (bwd[i].weight_grad || !tp_region_gemm(bwd[i], whole_experts)) continue;
     if (last_gemm < 0) t.backward_first_gemm = time;
     t.backward_last_gemm = time;
     last_gemm = static_cast<int>(i);
   }
   bool first = true;
   for (const Kernel& k : fwd) {
-    if (!tp_region_gemm(k)) continue;
+    if (!tp_region_gemm(k, whole_experts)) continue;
     const Seconds time = kernel_time(k, acc);
     if (first) t.forward_first_gemm = time, first = false;
     t.forward_last_gemm = time;
@@ -160,11 +164,11 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
 }
 
 // A layer block's collectives, each one launch per pass: the TP reduction (and with SP the
-// all-gather) when tp > 1, except in an MoE block of whole experts (strategy.expert_tp 1); the EP
-// dispatch and combine of an MoE block when ep > 1.
+// all-gather) when tp > 1, except in an MoE block of whole experts (strategy.expert_tp 1) without
+// shared experts; the EP dispatch and combine of an MoE block when ep > 1.
 void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   const auto& s = run.strategy;
-  const bool tp_block = s.tp > 1 && !(moe && s.folds_experts());
+  const bool tp_block = s.tp > 1 && !(moe && s.folds_experts() && run.model.moe.shared_experts == 0);
   const int tp = tp_block ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
   b.forward_launches.calls += tp + ep;
   b.backward_launches.calls += tp + ep;
@@ -198,7 +202,7 @@ BlockTimes block_times(const RunSpec& run) {
   }
   if (m.is_moe()) {
     const std::vector<Kernel> moe = moe_forward(m, sh);
-    t.moe = pass_times(moe, moe_backward(m, sh), run, exchange);
+    t.moe = pass_times(moe, moe_backward(m, sh), run, exchange, experts_fold_tp(sh));
     t.moe_redo = redo_times(moe, LayerBlock::kMoe, run);
   }
   add_collective_launches(t.attention, run, false);

@@ -69,7 +69,7 @@ std::vector<KeyEntry<S>> strategy_entries() {
       int_key<S>("expert_tp", &S::expert_tp, opt, 0, INT_MAX,
                  "Megatron-Core's --expert-tensor-parallel-size: 0 = tp (the default: experts split as the dense "
                  "layers); 1 = experts whole and EP groups carved out of tp x cp x dp (MoE parallel folding; "
-                 "needs sequence_parallel when tp > 1)"),
+                 "needs sequence_parallel when tp > 1; shared experts stay split over tp)"),
       bool_key<S>("sequence_parallel", &S::sequence_parallel, opt, "Megatron SP: reduce-scatter + all-gather instead of all-reduce"),
       string_key<S>("schedule", &S::schedule, opt,
                     "a registered schedule (`trainsim list schedules`) that suits pp, m and v (interleaved: m a "

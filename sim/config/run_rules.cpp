@@ -89,7 +89,8 @@ void check_model_split(const RunSpec& run, const YamlSource& src) {
 
 // strategy.expert_tp: tp (0) or 1, the latter with experts split over EP (Megatron-Core's parallel folding
 // needs sequence parallelism with tp > 1: ModelParallelConfig "When using expert parallelism and tensor
-// parallelism, sequence parallelism must be used"). Shared experts beside whole experts are not modelled.
+// parallelism, sequence parallelism must be used"). Shared experts stay a dense MLP split over tp
+// (sim/model/moe_ops.hpp moe_gemm_in_tp_region).
 void check_expert_tp(const RunSpec& run, const YamlSource& src) {
   const StrategySpec& s = run.strategy;
   if (s.expert_tp == 0 || s.expert_tp == s.tp) return;
@@ -101,9 +102,6 @@ void check_expert_tp(const RunSpec& run, const YamlSource& src) {
   if (!s.sequence_parallel)
     src.fail_at(key, "with tp " + str(s.tp) + " and ep > 1 Megatron-Core requires sequence_parallel", str(s.expert_tp),
                 "0, or sequence_parallel: true");
-  if (run.model.moe.shared_experts > 0)
-    src.fail_at(key, "shared experts beside whole routed experts (tp " + str(s.tp) + ") are not modelled",
-                str(s.expert_tp), "0");
   // The data-parallel work is issued only where dp x cp > 1: expert replicas over the tp ranks alone
   // would go unreduced.
   if (s.dp * s.cp == 1 && s.expert_dp() > 1)

@@ -97,10 +97,12 @@ bool leads_exchange(const KernelSpan& span, int i, const BlockMarks& m) {
 }
 
 // Whole experts over the tp ranks (strategy.expert_tp 1): the MoE block's tokens stay sequence-parallel
-// shards from its norm to its residual, so it has no TP collectives.
+// shards from its norm to its residual, so it has no TP collectives but its shared experts' (a dense TP
+// MLP: the block's marks bracket them alone, moe_gemm_in_tp_region).
 bool block_without_tp(const BuildContext& ctx, const BlockTemplate& block) {
-  return ctx.run.strategy.tp <= 1 ||
-         (ctx.run.strategy.folds_experts() && (&block == &ctx.kernels.moe || &block == &ctx.kernels.moe_redo));
+  if (ctx.run.strategy.tp <= 1) return true;
+  if (!ctx.run.strategy.folds_experts()) return false;
+  return &block == &ctx.kernels.moe_redo || (&block == &ctx.kernels.moe && ctx.run.model.moe.shared_experts == 0);
 }
 
 }  // namespace

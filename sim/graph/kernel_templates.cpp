@@ -40,7 +40,10 @@ bool is_expert_kernel(const Task& task, const StageGraph& graph) {
   return graph.label_text(task.label).rfind("moe_expert", 0) == 0;
 }
 
-BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad, const StageGraph& graph) {
+// `whole_experts`: an MoE block of whole experts over the tp ranks, whose TP region is its shared experts
+// alone (moe_gemm_in_tp_region).
+BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_t>* wgrad, const StageGraph& graph,
+                      bool whole_experts) {
   BlockMarks m;
   for (int i = 0; i < static_cast<int>(kernels.size()); ++i) {
     const Task& k = kernels[static_cast<size_t>(i)];
@@ -52,10 +55,12 @@ BlockMarks find_marks(const std::vector<Task>& kernels, const std::vector<uint8_
     // The last expert kernel: the last expert GEMM, or an eager expert kernel after it (the fc2 bias
     // added per expert), which the EP combine must wait for.
     if (expert && m.last_expert >= 0 && k.kernel_class != KernelClass::kGemm) m.last_expert = i;
-    if (k.kernel_class != KernelClass::kGemm || tp_local_gemm(graph.label_text(k.label))) continue;
+    if (k.kernel_class != KernelClass::kGemm) continue;
+    if (expert) m.last_expert = i;
+    const std::string& name = graph.label_text(k.label);
+    if (tp_local_gemm(name) || !moe_gemm_in_tp_region(name, whole_experts)) continue;
     if (m.first_gemm < 0) m.first_gemm = i;
     m.last_gemm = i;
-    if (expert) m.last_expert = i;
   }
   return m;
 }
@@ -72,9 +77,9 @@ std::vector<ExtraLaunches> extra_launches(const std::vector<Kernel>& kernels) {
   return any ? out : std::vector<ExtraLaunches>{};
 }
 
-void set_marks(BlockTemplate& b, const StageGraph& graph) {
-  b.forward_marks = find_marks(b.forward, nullptr, graph);
-  b.backward_marks = find_marks(b.backward, &b.wgrad, graph);
+void set_marks(BlockTemplate& b, const StageGraph& graph, bool whole_experts = false) {
+  b.forward_marks = find_marks(b.forward, nullptr, graph, whole_experts);
+  b.backward_marks = find_marks(b.backward, &b.wgrad, graph, whole_experts);
 }
 
 // The backward kernels as the run accumulates weight gradients (an add kernel after each
@@ -85,7 +90,7 @@ std::vector<Kernel> accumulating(const std::vector<Kernel>& bwd, const RunSpec& 
 }
 
 BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kernel>& bwd, const RunSpec& run,
-                         StageGraph& graph) {
+                         StageGraph& graph, bool whole_experts = false) {
   BlockTemplate b;
   for (const auto& k : fwd) b.forward.push_back(to_task(k, run, graph, TaskRole::kForward));
   const std::vector<Kernel> backward = accumulating(bwd, run);
@@ -95,7 +100,7 @@ BlockTemplate make_block(const std::vector<Kernel>& fwd, const std::vector<Kerne
   }
   b.forward_extra_launches = extra_launches(fwd);
   b.backward_extra_launches = extra_launches(backward);
-  set_marks(b, graph);
+  set_marks(b, graph, whole_experts);
   return b;
 }
 
@@ -151,7 +156,7 @@ KernelTemplates make_kernel_templates(const RunSpec& run, StageGraph& graph, con
   }
   k.mlp_redo = redo_block(k.mlp, LayerBlock::kMlp, run, graph);
   if (m.is_moe()) {
-    k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph);
+    k.moe = make_block(moe_forward(m, sh), moe_backward(m, sh), run, graph, experts_fold_tp(sh));
     k.moe_redo = redo_block(k.moe, LayerBlock::kMoe, run, graph);
     // Re-runs no dispatch (no EP region), but a re-run clamped GLU makes its device scalar again: the
     // host synchronises after the clamps as in the forward ([MC-GEGLU] in megatron-core.yaml).

@@ -20,6 +20,7 @@
 //  * with Shard::separate_glu_clamp / per_expert_bias the framework's eager operations around the
 //    experts (sim/model/expert_eager_ops.hpp) come before the activation / after fc2.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "sim/config/model_spec.hpp"
@@ -37,6 +38,14 @@ namespace trainsim {
 // Names: moe_norm, router, router_topk, moe_permute, moe_expert_fc1 / _act / _fc2 (grouped,
 // GemmShape::batch = experts/ep), moe_unpermute, moe_shared_fc1 / _act / _fc2 (when shared
 // experts exist), moe_residual; the router's kernels as router_ops.hpp names them.
+// Whether GEMM `kernel_name` of an MoE block lies in the block's tensor-parallel region, the span its TP
+// collectives bracket. With experts split over tp every GEMM does. With whole experts over the tp ranks
+// (experts_fold_tp: `whole_experts`) only the shared experts' do: Megatron-Core builds SharedExpertMLP as a
+// dense MLP over the tp group (megatron/core/transformer/moe/shared_experts.py at 0065cf8a, `tp_group=
+// pg_collection.tp`), which gathers the sequence-parallel tokens before its fc1 and reduce-scatters after
+// its fc2, while the router and the routed experts work on each rank's sequence-parallel share.
+[[nodiscard]] bool moe_gemm_in_tp_region(const std::string& kernel_name, bool whole_experts);
+
 [[nodiscard]] std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh);
 [[nodiscard]] std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh);
 

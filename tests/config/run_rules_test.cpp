@@ -244,12 +244,11 @@ TEST_CASE("strategy.expert_tp 1 carves EP groups out of tp x cp x dp", "[config]
   const ConfigError one = config_error([&] { (void)load_run(write_yaml("fold-ep1.yaml", run("strategy: {tp: 2, dp: 4, expert_tp: 1, sequence_parallel: true}"))); });
   CHECK(one.key_path() == "strategy.expert_tp");
   CHECK_THAT(one.what(), Catch::Contains("only with expert parallelism"));
-  // tiny-moe's shared expert would stay split over tp beside whole routed experts: not modelled.
-  const ConfigError shared = config_error([&] {
-    (void)load_run(write_yaml("fold-shared.yaml", run_yaml_of_model("tiny-moe", "strategy: {tp: 2, dp: 4, ep: 4, expert_tp: 1, sequence_parallel: true}")));
-  });
-  CHECK(shared.key_path() == "strategy.expert_tp");
-  CHECK_THAT(shared.what(), Catch::Contains("shared experts beside whole routed experts"));
+  // tiny-moe's shared expert stays a dense MLP split over tp beside the whole routed experts (Megatron-Core's
+  // SharedExpertMLP over the tp group): accepted.
+  const RunSpec shared = load_run(write_yaml("fold-shared.yaml", run_yaml_of_model("tiny-moe", "strategy: {tp: 2, dp: 4, ep: 4, expert_tp: 1, sequence_parallel: true}")));
+  CHECK(shared.model.moe.shared_experts > 0);
+  CHECK(shared.strategy.folds_experts());
   // tp 4 x pp 2 with dp 1 and ep 2: two expert replicas over the tp ranks alone, which no DP work reduces.
   const ConfigError alone = config_error([&] {
     (void)load_run(write_yaml("fold-dp1.yaml", run("strategy: {tp: 4, pp: 2, ep: 2, expert_tp: 1, sequence_parallel: true}")));

@@ -110,6 +110,39 @@ TEST_CASE("the folded MoE block has no TP collectives; attention keeps them", "[
   CHECK(layer_tasks_labelled(folded, "ep.") == layer_tasks_labelled(plain, "ep."));
 }
 
+TEST_CASE("folded experts' shared expert keeps its TP collectives, around its own GEMMs", "[graph][expert_tp]") {
+  RunSpec run = folding_run(true);
+  run.model.moe.shared_experts = 1;
+  const StageGraph g = build_stage_graph(run, 0);
+  // Attention's 5 TP collectives per layer and micro-batch, and the shared expert's 5 (a dense SP MLP:
+  // all-gather and reduce-scatter forward, reduce-scatter, all-gather and input re-gather backward).
+  CHECK(layer_tasks_labelled(g, "tp.") == 2 * 5 * 2 * 2);
+  // The forward's gather comes after the routed experts' combine, right before the shared fc1: between the
+  // combine and the shared expert's first GEMM there is one all-gather per layer and micro-batch, and the
+  // router sees no gathered tokens (no TP collective between the MoE norm and the dispatch).
+  int gathers_before_shared = 0, tp_before_dispatch = 0;
+  bool after_combine = false, in_moe = false;
+  for (size_t id = 0; id < g.size(); ++id) {
+    const Task& t = g.task(static_cast<TaskId>(id));
+    if (t.layer < 0 || t.role != TaskRole::kForward) continue;
+    const std::string& name = g.label_text(t.label);
+    if (name == "moe_norm.fwd") in_moe = true;
+    if (name == "ep.dispatch") in_moe = false;
+    if (in_moe && name.rfind("tp.", 0) == 0) ++tp_before_dispatch;
+    if (name == "ep.combine") after_combine = true;
+    if (after_combine && name == "tp.all_gather") ++gathers_before_shared;
+    if (name.rfind("moe_shared_fc1", 0) == 0) after_combine = false;
+  }
+  CHECK(gathers_before_shared == 2 * 2);
+  CHECK(tp_before_dispatch == 0);
+  // Its parameters are the dense ones (over dp), split over tp as in the unfolded run.
+  const ParamCount folded = layer_params_on_device(run.model, 0, run.strategy);
+  RunSpec plain_run = folding_run(false);
+  plain_run.model.moe.shared_experts = 1;
+  CHECK(folded.moe_shared == layer_params_on_device(plain_run.model, 0, plain_run.strategy).moe_shared);
+  CHECK(folded.moe_shared == 2 * 256 * (1024 / 2));  // GPT style, not gated: 2 matrices of h 256 x 1024/tp
+}
+
 TEST_CASE("folded experts hold half the expert rows' activations", "[analytic][expert_tp]") {
   const DeviceMemory folded = stage_memory(folding_run(true)).front(), plain = stage_memory(folding_run(false)).front();
   CHECK(folded.activations < plain.activations);
@@ -119,10 +152,17 @@ TEST_CASE("folded experts hold half the expert rows' activations", "[analytic][e
 TEST_CASE("the replay of folded experts and the formulas agree", "[graph][expert_tp]") {
   // Folded, also with 20 us per host launch: the formulas then count no TP launches in the MoE block, as
   // the graph issues none.
-  for (auto [folded, launch] : {std::pair{true, 0.0}, {true, 20e-6}, {false, 0.0}}) {
-    INFO("folded " << folded << " launch " << launch);
-    RunSpec run = folding_run(folded);
-    run.framework.host.launch = launch;
+  // And folded with a shared expert, whose TP collectives both count.
+  struct Case {
+    bool folded;
+    double launch;
+    int shared;
+  };
+  for (const Case c : {Case{true, 0.0, 0}, {true, 20e-6, 0}, {false, 0.0, 0}, {true, 0.0, 1}, {true, 20e-6, 1}}) {
+    INFO("folded " << c.folded << " launch " << c.launch << " shared " << c.shared);
+    RunSpec run = folding_run(c.folded);
+    run.framework.host.launch = c.launch;
+    run.model.moe.shared_experts = c.shared;
     const double formula = estimate_iteration(extract_iteration_inputs(run), IterationTheta{}).iteration_time;
     CHECK(formula == Approx(test::replayed_iteration(run, build_run_graph(run))).epsilon(0.03));  // the formulas' held-out target (issue 13)
   }
