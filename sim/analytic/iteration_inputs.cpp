@@ -20,6 +20,7 @@
 #include "sim/analytic/stage_compute.hpp"
 #include "sim/analytic/run_payloads.hpp"
 #include "sim/analytic/shared_time.hpp"
+#include "sim/model/moe_ops.hpp"
 #include "sim/model/layer_ops.hpp"
 #include "sim/model/mla_ops.hpp"
 #include "sim/model/params.hpp"
@@ -141,7 +142,7 @@ void add_layer_comm(const RunSpec& run, const CommCosts& cc, int rank, const Pay
   const TpCosts attention_tp = run.model.is_mla() ? with_input_scale(tp, run, cc, rank, pl, attention_scale) : tp;
   // Whole experts over the tp ranks (strategy.expert_tp 1): the MoE block has no TP collectives but its
   // shared experts' (a dense TP MLP, bracketed as one: sim/model/moe_ops.hpp moe_gemm_in_tp_region).
-  const TpCosts moe_tp = s.folds_experts() && run.model.moe.shared_experts == 0 ? TpCosts{} : tp;
+  const TpCosts moe_tp = moe_block_has_tp(run.model, s) ? tp : TpCosts{};
   // eh_proj's input: the embedding and the hidden state side by side.
   const TpCosts mtp_tp = run.model.mtp_layers > 0 ? with_input_scale(tp, run, cc, rank, pl, 2) : tp;
   TpCosts output_tp = tp;  // the output layer's deferred weight gradients leave their reduction exposed

@@ -168,7 +168,7 @@ RedoTimes redo_times(const std::vector<Kernel>& fwd, LayerBlock block, const Run
 // shared experts; the EP dispatch and combine of an MoE block when ep > 1.
 void add_collective_launches(BlockPassTimes& b, const RunSpec& run, bool moe) {
   const auto& s = run.strategy;
-  const bool tp_block = s.tp > 1 && !(moe && s.folds_experts() && run.model.moe.shared_experts == 0);
+  const bool tp_block = moe ? moe_block_has_tp(run.model, s) : s.tp > 1;
   const int tp = tp_block ? (s.sequence_parallel ? 2 : 1) : 0, ep = moe && s.ep > 1 ? 2 : 0;
   b.forward_launches.calls += tp + ep;
   b.backward_launches.calls += tp + ep;

@@ -96,20 +96,16 @@ bool leads_exchange(const KernelSpan& span, int i, const BlockMarks& m) {
   return i == m.first_expert && (span.lead_comm || i != span.begin);
 }
 
-// Whole experts over the tp ranks (strategy.expert_tp 1): the MoE block's tokens stay sequence-parallel
-// shards from its norm to its residual, so it has no TP collectives but its shared experts' (a dense TP
-// MLP: the block's marks bracket them alone, moe_gemm_in_tp_region).
-bool block_without_tp(const BuildContext& ctx, const BlockTemplate& block) {
-  if (ctx.run.strategy.tp <= 1) return true;
-  if (!ctx.run.strategy.folds_experts()) return false;
-  return &block == &ctx.kernels.moe_redo || (&block == &ctx.kernels.moe && ctx.run.model.moe.shared_experts == 0);
-}
+// Without tensor parallelism a block has no TP collectives. With whole experts over the tp ranks
+// (strategy.expert_tp 1) the MoE block's marks bracket its shared experts alone (moe_gemm_in_tp_region):
+// without shared experts it has no first or last TP-region GEMM, so no collective is placed.
+bool block_without_tp(const BuildContext& ctx) { return ctx.run.strategy.tp <= 1; }
 
 }  // namespace
 
 BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
   BlockRules r;
-  if (block_without_tp(ctx, block)) return r;
+  if (block_without_tp(ctx)) return r;
   const bool is_output = &block == &ctx.kernels.output;
   const bool is_embedding = &block == &ctx.kernels.embedding;
   r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && !is_embedding;
@@ -120,7 +116,7 @@ BlockRules forward_rules(const BuildContext& ctx, const BlockTemplate& block) {
 
 BlockRules backward_rules(const BuildContext& ctx, const BlockTemplate& block) {
   BlockRules r;
-  if (block_without_tp(ctx, block) || &block == &ctx.kernels.embedding) return r;
+  if (block_without_tp(ctx) || &block == &ctx.kernels.embedding) return r;
   r.gather_before_first_gemm = ctx.run.strategy.sequence_parallel && &block != &ctx.kernels.output;
   r.reduce_after_last_gemm = true;
   return r;

@@ -78,6 +78,10 @@ bool moe_gemm_in_tp_region(const std::string& kernel_name, bool whole_experts) {
   return !whole_experts || kernel_name.rfind("moe_shared", 0) == 0;
 }
 
+bool moe_block_has_tp(const ModelSpec& m, const StrategySpec& s) {
+  return s.tp > 1 && (!s.folds_experts() || m.moe.shared_experts > 0);
+}
+
 int64_t expert_width(const ModelSpec& m, const Shard& sh) { return ceil_div(m.moe.expert_ffn_hidden, expert_tp_of(sh)); }
 
 int64_t tokens_per_local_expert(const ModelSpec& m, const Shard& sh) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sim/config/model_spec.hpp"
+#include "sim/config/run_spec.hpp"
 #include "sim/model/kernel.hpp"
 #include "sim/model/shard.hpp"
 
@@ -45,6 +46,8 @@ namespace trainsim {
 // pg_collection.tp`), which gathers the sequence-parallel tokens before its fc1 and reduce-scatters after
 // its fc2, while the router and the routed experts work on each rank's sequence-parallel share.
 [[nodiscard]] bool moe_gemm_in_tp_region(const std::string& kernel_name, bool whole_experts);
+// Whether an MoE block has TP collectives: tp > 1, with experts split over tp or with shared experts.
+[[nodiscard]] bool moe_block_has_tp(const ModelSpec& m, const StrategySpec& s);
 
 [[nodiscard]] std::vector<Kernel> moe_forward(const ModelSpec& m, const Shard& sh);
 [[nodiscard]] std::vector<Kernel> moe_backward(const ModelSpec& m, const Shard& sh);
